@@ -1,0 +1,79 @@
+/*
+ * recording.h - the session recording: JSON Lines, versioned.
+ *
+ * Line 1  {"type":"header","benchtop_recording":1,"version":"0.1.0",
+ *          "time":"2026-11-30T01:02:03Z","start_unix_ns":...,"workload":"pipeline",
+ *          "unit":"items","lat_what":"...","timer_cost_ns":18.5,
+ *          "machine":{...bt_sysinfo fields...},"plan":{...bt_plan_to_json...},
+ *          "axes":["threads","notify"],
+ *          "cells":[{"index":0,"label":"threads=1 notify=signal","values":["1","signal"],"reps":5},...]}
+ * then, as they happen:
+ *         {"type":"sample","cell":0,"rep":1,"t":0.1,"dt":0.1,"ops_s":...,"bytes_s":...,"ops":...,
+ *          "lat_count":...,"p50":...,"p90":...,"p99":...,"p999":...,"max":...,
+ *          "cpu_pct":...,"user_pct":...,"sys_pct":...}
+ *         {"type":"rep","cell":0,"rep":1,"warmup":false,"ok":true,"verify":"ok",
+ *          "ops":...,"bytes":...,"errors":...,"wall_s":...,"user_s":...,"sys_s":...,
+ *          "vcsw":...,"ivcsw":...,"ops_s":...,"bytes_s":...,"lat_every":1,
+ *          "hist":{"min":..,"max":..,"sum":..,"b":[[index,count],...]} or null,
+ *          "workers":[{"ops":..,"cpu_first":0,"cpu_last":1,"pinned":-1},...]}
+ *         {"type":"cell","cell":0,"label":"...","nreps":5,"failed":false,
+ *          "ops_s":{"n":5,"min":..,"median":..,"max":..,"mean":..,"stddev":..,"ci95":..},
+ *          "bytes_s":{...},"wall_s":{...},"user_s":{...},"sys_s":{...},"vcsw":{...},"ivcsw":{...},
+ *          "lat":{"p50":..,"p90":..,"p99":..,"p999":..,"max":..,"mean":..,"count":..} or null}
+ * last:   {"type":"end","status":"complete|interrupted|failed","error":"...","time":"..."}
+ *
+ * Each line is written whole and flushed, so a crash or kill leaves a readable
+ * prefix. The reader accepts a torn last line (and a missing end line) and
+ * reports the session as interrupted; it ignores unknown fields and unknown
+ * line types (a newer minor version) and rejects a newer major version.
+ */
+#ifndef BT_CORE_RECORDING_H
+#define BT_CORE_RECORDING_H
+
+#include <stdio.h>
+
+#include "core/err.h"
+#include "core/results.h"
+
+#define BT_RECORDING_VERSION 1
+
+struct bt_recw {
+	FILE *f;
+	char path[4096];
+};
+
+/* The default directory: $XDG_STATE_HOME/benchtop/sessions, else ~/.local/state/benchtop/sessions. */
+int bt_rec_default_dir(char *buf, size_t n);
+
+/*
+ * A readable file name in dir for a new session:
+ * "<dir>/20261130-010203-pipeline-host.jsonl" (made unique with -2, -3 ...).
+ */
+int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *workload,
+			const char *host, uint64_t unix_ns);
+
+/* Create path (and missing parent directories). 0 or -errno with err set. */
+int bt_recw_open(struct bt_recw *w, const char *path, struct bt_err *err);
+
+/* Each writes one line and flushes it. 0 or -errno (the error is sticky: later writes fail too). */
+int bt_recw_header(struct bt_recw *w, const struct bt_results *res);
+int bt_recw_sample(struct bt_recw *w, const struct bt_sample *s);
+int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r);
+int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c);
+int bt_recw_end(struct bt_recw *w, const char *status, const char *error);
+void bt_recw_close(struct bt_recw *w);
+
+/*
+ * Read a recording into res (initialized here; destroy with
+ * bt_results_destroy). Cells get their summaries recomputed from the rep
+ * lines (cell lines are checked, not trusted). Status comes from the end line;
+ * with no end line, or a torn last line, it is "interrupted" (res->torn set
+ * for a torn line). Errors (-EINVAL, -errno) name the file and line:
+ * "s.jsonl:1: not a benchtop recording (no header)",
+ * "s.jsonl:7: invalid JSON: ...", "s.jsonl:1: recording version 3 is newer than this benchtop (1)".
+ * An empty file, a binary file, a bad header are errors; a bad line after
+ * the header other than the last is an error too.
+ */
+int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err);
+
+#endif

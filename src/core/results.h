@@ -1,0 +1,114 @@
+/*
+ * results.h - what a run produced, whether it is running now or was read
+ * back from a recording: per-rep records, per-cell summaries, interval
+ * samples, the machine, the plan, and how the session ended.
+ *
+ * Faces (table, TUI results screen, show, export, compare) read only this,
+ * so a live run and a recording look the same to them. Axis names and cell
+ * values are kept as text, so a recording can be shown without the schema
+ * of the build that wrote it.
+ */
+#ifndef BT_CORE_RESULTS_H
+#define BT_CORE_RESULTS_H
+
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/hist.h"
+#include "core/stats.h"
+#include "core/sysinfo.h"
+
+#define BT_RES_AXES 8
+#define BT_RES_TEXT 64
+
+/* One interval of the sampler. */
+struct bt_sample {
+	int cell, rep;
+	double t;		/* s since the rep started (end of the interval) */
+	double dt;		/* interval length, s */
+	double ops_s, bytes_s;	/* rates over the interval */
+	uint64_t ops;		/* ops completed so far in this rep */
+	uint64_t lat_count;	/* latencies recorded in the interval */
+	uint64_t p50, p90, p99, p999, max;	/* ns; 0 when lat_count == 0 */
+	double cpu_pct;		/* process CPU (user+sys) over the interval, % of one CPU */
+	double user_pct, sys_pct;
+};
+
+/* One worker thread of one rep. */
+struct bt_worker_result {
+	uint64_t ops;
+	int cpu_first, cpu_last;	/* sched_getcpu() at start and end; -1 unknown */
+	int pinned;			/* CPU it was pinned to, -1 when not pinned */
+};
+
+/* One finished repetition. */
+struct bt_rep {
+	int cell, rep;		/* rep counts warmups first: 0..warmup-1 are warmups */
+	int warmup;		/* 1: not counted */
+	int ok;			/* 1: ran and verified */
+	char verify[BT_ERR_MAX];	/* "ok" or what failed */
+	uint64_t ops, bytes, errors;
+	double wall_s, user_s, sys_s;
+	double vcsw, ivcsw;	/* context switches, voluntary and involuntary */
+	double ops_s, bytes_s;
+	uint32_t lat_every;	/* 1 in N ops timed; 0 = latency off */
+	struct bt_hist *hist;	/* owned; NULL when latency was off */
+	int nworkers;
+	struct bt_worker_result *workers;	/* owned, [nworkers] */
+};
+
+/* One cell: the summary over its counted reps. */
+struct bt_cell {
+	int index;
+	char label[256];			/* "threads=4 notify=signal" */
+	char values[BT_RES_AXES][BT_RES_TEXT];	/* value on each axis */
+	int total_reps;		/* reps planned (counted ones) */
+	int nreps;		/* counted reps finished */
+	int done;		/* 1: all reps finished and summarized */
+	int failed;		/* 1: a rep failed (error in bt_rep.verify) */
+	struct bt_summary ops_s, bytes_s, wall_s, user_s, sys_s, vcsw, ivcsw;
+	struct bt_hist *hist;	/* owned; counted reps merged; NULL when latency was off */
+	uint32_t lat_every;	/* largest 1-in-N of its reps */
+};
+
+struct bt_results {
+	char version[32];		/* benchtop version that ran it */
+	uint64_t start_unix_ns;
+	char workload[64];
+	char unit[32];			/* what an op is: "items", "bytes", "requests" */
+	char lat_what[96];		/* what a latency is: "end-to-end per message" */
+	double timer_cost_ns;
+	char *plan_json;		/* owned: bt_plan_to_json of the plan */
+	struct bt_sysinfo machine;
+	int naxes;
+	char axes[BT_RES_AXES][BT_RES_TEXT];
+	int ncells;
+	struct bt_cell *cells;		/* owned [ncells] */
+	int nreps, reps_cap;
+	struct bt_rep *reps;		/* owned, in the order they finished */
+	int nsamples, samples_cap;
+	struct bt_sample *samples;	/* owned */
+	char status[16];		/* "running", "complete", "interrupted", "failed" */
+	char error[BT_ERR_MAX];		/* why it failed or was interrupted; "" */
+	int torn;			/* reader: the last line was cut short */
+};
+
+/* Zero res and allocate ncells cells (each with index set). 0 or -ENOMEM. */
+int bt_results_init(struct bt_results *res, int ncells);
+void bt_results_destroy(struct bt_results *res);
+
+/* Append a copy of *r; ownership of r->hist and r->workers moves to res. */
+int bt_results_add_rep(struct bt_results *res, struct bt_rep *r);
+int bt_results_add_sample(struct bt_results *res, const struct bt_sample *s);
+
+/*
+ * Recompute cell c's summary from its counted (non-warmup, ok) reps: the
+ * statistics, the merged histogram, nreps, failed. Sets done when nreps has
+ * reached total_reps.
+ */
+int bt_results_summarize_cell(struct bt_results *res, int c);
+
+/* Number of cells with done set. */
+int bt_results_cells_done(const struct bt_results *res);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * sysinfo.h - the machine a run happened on. Every recording carries it, so
+ * a number can always be traced to the hardware, kernel and libraries that
+ * produced it.
+ */
+#ifndef BT_CORE_SYSINFO_H
+#define BT_CORE_SYSINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bt_sysinfo {
+	char host[64];
+	char cpu_model[128];
+	char arch[16];
+	int logical_cpus;	/* online CPUs */
+	int allowed_cpus;	/* CPUs in this process's affinity mask */
+	int physical_cores;
+	int packages;
+	int numa_nodes;
+	int smt;		/* hardware threads per core */
+	char governor[32];	/* cpufreq governor of cpu0, "unknown" when absent */
+	char kernel[128];	/* uname -s -r -v */
+	uint64_t mem_total;	/* bytes */
+	char cpu_flags[64];	/* notable ISA flags present: "aes sha_ni avx2 ..." */
+	char compiler[64];
+	char libc[32];
+	char openssl[64];
+	char libmemcached[32];
+	char hiredis[32];
+	char ncurses[32];
+	char jansson[32];
+	char hwloc[32];
+	char benchtop[32];
+};
+
+/* Fill si from /proc, /sys, uname, hwloc and the libraries' version calls. 0 or -errno. */
+int bt_sysinfo_collect(struct bt_sysinfo *si);
+
+/*
+ * The fields that differ between a and b, as "field: a -> b" lines joined by
+ * '\n' into buf (empty when they match on everything that affects numbers:
+ * cpu_model, logical_cpus, allowed_cpus, physical_cores, smt, governor,
+ * kernel, compiler, library versions). Returns the number of differences.
+ */
+int bt_sysinfo_diff(const struct bt_sysinfo *a, const struct bt_sysinfo *b, char *buf, size_t n);
+
+/* Field table for (de)serializers: name, offset, kind ('s' char array with size, 'i' int, 'u' uint64). */
+struct bt_sysinfo_field {
+	const char *name;
+	size_t off;
+	char kind;
+	size_t size;
+};
+extern const struct bt_sysinfo_field bt_sysinfo_fields[];
+extern const size_t bt_sysinfo_nfields;
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * recorder.h - a worker's latency histogram that a reader can take interval
+ * snapshots of without stopping the writer (HdrHistogram's interval recorder
+ * with its writer/reader phaser, for one writer).
+ *
+ * The writer (one worker thread) records into the active histogram inside a
+ * critical section marked by the phaser's epoch counters: two atomic
+ * increments, no lock. The reader (the sampler, one thread) makes the other
+ * histogram active, flips the phase and waits only until the writer has left
+ * a critical section it entered before the flip; then the old histogram is
+ * the reader's alone to merge and reset. Nobody ever resets a histogram
+ * another thread is writing.
+ */
+#ifndef BT_ENGINES_RECORDER_H
+#define BT_ENGINES_RECORDER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/hist.h"
+
+struct bt_recorder {
+	_Alignas(64) _Atomic int64_t start_epoch;
+	_Atomic int64_t even_end;
+	_Atomic int64_t odd_end;
+	_Atomic int active;		/* index of the histogram the writer uses */
+	struct bt_hist *h[2];
+};
+
+/* 0 or -ENOMEM. */
+int bt_recorder_init(struct bt_recorder *r);
+void bt_recorder_destroy(struct bt_recorder *r);
+
+/* Writer side: record one value (ns). Wait-free. */
+static inline void bt_recorder_record(struct bt_recorder *r, uint64_t v)
+{
+	int64_t e = atomic_fetch_add_explicit(&r->start_epoch, 1, memory_order_seq_cst);
+
+	bt_hist_record(r->h[atomic_load_explicit(&r->active, memory_order_acquire)], v);
+	atomic_fetch_add_explicit(e < 0 ? &r->odd_end : &r->even_end, 1, memory_order_release);
+}
+
+/*
+ * Reader side (one reader thread at a time): swap histograms, wait for the
+ * writer to leave the old one, add it into dst (when dst is not NULL) and
+ * reset it. Yields the CPU while waiting (the writer may be descheduled).
+ */
+void bt_recorder_take(struct bt_recorder *r, struct bt_hist *dst);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * runner.h - the run API: the seam between the faces (CLI, TUI) and the
+ * engines. A run executes a plan - every cell, warmup + reps times - on its
+ * own controller thread, records it as it goes, and is observed by polling
+ * snapshots. A run never blocks on the face.
+ */
+#ifndef BT_ENGINES_RUNNER_H
+#define BT_ENGINES_RUNNER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/param.h"
+#include "core/plan.h"
+#include "core/results.h"
+#include "engines/workload.h"
+
+/* The parameters common to every workload (reps, warmup, duration, ops, pin, lat, lat_every, sample). */
+extern const struct bt_param bt_common_params[];
+extern const size_t bt_common_nparams;
+
+/* Initialize a plan for wl with all defaults (common params first). */
+int bt_run_plan_init(struct bt_plan *pl, const struct bt_workload *wl, struct bt_err *err);
+
+/*
+ * Check a plan before anything starts: the stop rule (duration= and ops=
+ * exclusive; refused for fixed-work workloads), the pin policy for each cell,
+ * the workload's own check for each cell. 0 or -EINVAL with err set.
+ */
+int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, struct bt_err *err);
+
+#define BT_SNAP_WORKERS 256
+
+enum bt_run_state { BT_RUN_STARTING, BT_RUN_RUNNING, BT_RUN_DONE };
+
+struct bt_snapshot {
+	enum bt_run_state state;
+	int cell, ncells;		/* cell running now */
+	int rep, reps_per_cell;		/* rep running now (warmups included), of warmup+reps */
+	int cells_done;
+	double elapsed_s;		/* since the run started */
+	double eta_s;			/* estimate to the end; < 0 unknown */
+	uint64_t sample_seq;		/* number of samples so far */
+	struct bt_sample last;		/* the latest sample */
+	int nworkers;			/* of the running rep */
+	uint64_t worker_ops[BT_SNAP_WORKERS];	/* per-worker ops of the running rep */
+};
+
+struct bt_run;
+
+/*
+ * Start running plan (validated) on a controller thread. record_path: the
+ * recording to write (NULL: none). The plan is copied. 0 or negative with err
+ * set (e.g. the recording cannot be created: then nothing starts).
+ */
+int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct bt_plan *plan,
+		 const char *record_path, struct bt_err *err);
+
+/* Copy the current state. Never blocks the run. Any thread. */
+void bt_run_snapshot(struct bt_run *r, struct bt_snapshot *s);
+
+/*
+ * Ask the run to stop at once: the rep in progress is abandoned, the
+ * recording ends "interrupted". Async-signal-safe (sets an atomic).
+ */
+void bt_run_cancel(struct bt_run *r);
+
+/*
+ * Wait for the run to end. Returns 0 complete, -EINTR interrupted, -EIO
+ * failed (a rep failed to run or verify; bt_run_results(r)->error says why).
+ */
+int bt_run_wait(struct bt_run *r);
+
+/* True once the controller thread has finished (bt_run_wait will not block). */
+int bt_run_finished(struct bt_run *r);
+
+/* The results; only after bt_run_wait (or under bt_run_lock for a live look). */
+struct bt_results *bt_run_results(struct bt_run *r);
+void bt_run_lock(struct bt_run *r);
+void bt_run_unlock(struct bt_run *r);
+
+/* Path of the recording being written ("" when none). */
+const char *bt_run_record_path(const struct bt_run *r);
+
+void bt_run_free(struct bt_run *r);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * worker.h - what a workload's worker loop sees: its struct bt_worker and the
+ * inline helpers to report progress, time operations and check for stop.
+ *
+ * A worker owns its counters (one cache line, written with relaxed atomic
+ * stores, read by the sampler) and its latency recorder. It never prints and
+ * never exits: on an error it calls bt_worker_fail, which records the first
+ * message and asks every worker to stop.
+ */
+#ifndef BT_ENGINES_WORKER_H
+#define BT_ENGINES_WORKER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/clock.h"
+#include "core/err.h"
+#include "engines/recorder.h"
+
+struct bt_job;
+
+struct bt_counters {
+	_Alignas(64) _Atomic uint64_t ops;
+	_Atomic uint64_t bytes;
+	_Atomic uint64_t errors;
+};
+
+struct bt_worker {
+	struct bt_counters c;		/* the only fields other threads read while running */
+
+	_Alignas(64) int id;		/* 0..nworkers-1 */
+	int nworkers;
+	struct bt_job *job;		/* the workload's run: params and its state */
+	void *local;			/* free for the workload's per-worker state */
+	_Atomic int *stop;		/* set by the engine (duration, cancel) or a failure */
+	uint64_t quota;			/* ops this worker does when the stop rule is ops=; 0 = none */
+	uint64_t done;			/* ops so far (mirrored into c.ops) */
+	uint64_t bytes;			/* bytes so far (mirrored into c.bytes) */
+	uint64_t nerrors;
+
+	struct bt_recorder *rec;	/* NULL when latency recording is off */
+	uint32_t lat_every;		/* time 1 in lat_every ops */
+	uint32_t lat_left;		/* countdown to the next timed op */
+	int lat_auto;			/* adapt lat_every to the op cost */
+	uint32_t lat_max_every;		/* largest lat_every used (for the record) */
+	uint64_t lat_timed;		/* timed ops so far */
+	uint64_t auto_t0, auto_ops0;	/* adaptation window start */
+	double lat_cost_ns;		/* cost of timing one op (2 clock reads + record) */
+
+	int cpu_pinned;			/* -1 when not pinned */
+	int cpu_first, cpu_last;	/* sched_getcpu() at start and end */
+	uint64_t t_end;			/* CLOCK_MONOTONIC ns when the worker returned */
+	int failed;
+	char err[BT_ERR_MAX];
+};
+
+/* True when this worker should leave its loop: stop raised or quota done. */
+static inline int bt_worker_stopping(const struct bt_worker *w)
+{
+	return atomic_load_explicit(w->stop, memory_order_relaxed) ||
+	       (w->quota != 0 && w->done >= w->quota);
+}
+
+/* True when stop was raised (ignores the quota): for loops whose work is fixed by parameters. */
+static inline int bt_worker_stop_raised(const struct bt_worker *w)
+{
+	return atomic_load_explicit(w->stop, memory_order_relaxed) != 0;
+}
+
+/* Count n finished ops. */
+static inline void bt_worker_ops(struct bt_worker *w, uint64_t n)
+{
+	w->done += n;
+	atomic_store_explicit(&w->c.ops, w->done, memory_order_relaxed);
+}
+
+/* Count n bytes processed. */
+static inline void bt_worker_bytes(struct bt_worker *w, uint64_t n)
+{
+	w->bytes += n;
+	atomic_store_explicit(&w->c.bytes, w->bytes, memory_order_relaxed);
+}
+
+/* Count a non-fatal error (the op failed but the run goes on). */
+static inline void bt_worker_error(struct bt_worker *w)
+{
+	w->nerrors++;
+	atomic_store_explicit(&w->c.errors, w->nerrors, memory_order_relaxed);
+}
+
+/* Out of line: re-tune lat_every from the observed op rate. */
+void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now);
+
+/*
+ * Time an op: t = bt_lat_begin(w); ...op...; bt_lat_end(w, t). Only 1 in
+ * lat_every ops is timed (t == 0 for the others), so that timing costs no
+ * more than about 1% of an op that is shorter than a clock read.
+ */
+static inline uint64_t bt_lat_begin(struct bt_worker *w)
+{
+	if (w->rec == NULL || --w->lat_left != 0)
+		return 0;
+	w->lat_left = w->lat_every;
+	return bt_now_ns();
+}
+
+static inline void bt_lat_end(struct bt_worker *w, uint64_t t0)
+{
+	uint64_t t1;
+
+	if (t0 == 0)
+		return;
+	t1 = bt_now_ns();
+	bt_recorder_record(w->rec, t1 - t0);
+	if (w->lat_auto && (++w->lat_timed & 255) == 0)
+		bt_worker_lat_adapt(w, t1);
+}
+
+/* Latency recording is on for this run (for latencies measured across threads). */
+static inline int bt_lat_on(const struct bt_worker *w)
+{
+	return w->rec != NULL;
+}
+
+/* Record a latency measured elsewhere (e.g. a message's time in a pipeline). */
+static inline void bt_lat_record(struct bt_worker *w, uint64_t ns)
+{
+	if (w->rec != NULL)
+		bt_recorder_record(w->rec, ns);
+}
+
+/*
+ * Record the first error of this worker and raise stop for all workers; the
+ * run ends failed with this message. Returns -EIO for "return bt_worker_fail(...)".
+ */
+int bt_worker_fail(struct bt_worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * workload.h - the interface a workload implements. One file per workload
+ * ends with one const struct bt_workload, listed in one registry array
+ * (workloads/registry.c). The engine knows this interface, never a workload.
+ */
+#ifndef BT_ENGINES_WORKLOAD_H
+#define BT_ENGINES_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/param.h"
+#include "engines/worker.h"
+
+/* One rep of one cell, as a workload sees it. */
+struct bt_job {
+	const struct bt_value *const *params;	/* [wl->nparams]: this cell's values, table order */
+	int nworkers;		/* setup sets it: how many worker threads to start */
+	uint64_t ops;		/* stop rule: total ops (0 = none); the engine splits it */
+	uint64_t duration_ns;	/* stop rule: duration (0 = none) */
+	int lat_on;		/* latency recording on */
+	void *state;		/* setup's, freed by teardown */
+};
+
+struct bt_workload {
+	const char *name;	/* "pipeline" */
+	const char *group;	/* "threads", "crypto", "kv", "files", "events", "harness" */
+	const char *title;	/* one line */
+	const char *unit;	/* what one op is, plural: "items", "bytes", "requests" */
+	const char *lat_what;	/* what a recorded latency is: "end-to-end per message" */
+	const struct bt_param *params;
+	size_t nparams;
+	/*
+	 * The stop rule when the plan gives neither duration= nor ops=:
+	 * "duration=1s" or "ops=1000000"; NULL when the work is fixed by the
+	 * workload's own parameters (then duration= and ops= are refused).
+	 */
+	const char *stop_default;
+	/* NULL when usable, else a one-line reason ("memcached is not installed"). */
+	const char *(*unavailable)(void);
+	/* Cross-parameter validation, for every cell before anything starts. May be NULL. */
+	int (*check)(const struct bt_value *const *params, struct bt_err *err);
+	/* Allocate and prepare one rep; set job->nworkers and job->state. */
+	int (*setup)(struct bt_job *job, struct bt_err *err);
+	/* The per-thread loop: runs until bt_worker_stopping() (or its fixed work is done). */
+	int (*worker)(struct bt_worker *w);
+	/* After all workers returned: check correctness (exactly once, digests, ...). May be NULL. */
+	int (*verify)(struct bt_job *job, struct bt_err *err);
+	/* Free what setup made. Called whenever setup succeeded. */
+	void (*teardown)(struct bt_job *job);
+};
+
+/* The workload's parameter value by its table index (workloads use an enum for indices). */
+static inline const struct bt_value *bt_job_param(const struct bt_job *job, int i)
+{
+	return job->params[i];
+}
+
+#endif
