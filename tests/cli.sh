@@ -1,2 +1,124 @@
-#!/bin/sh
-echo "being written"; exit 77
+#!/usr/bin/env bash
+# cli.sh - the real benchtop binary driven as a user drives it: usage errors,
+# exit codes, output formats, recordings, plans, SIGINT.
+# usage: tests/cli.sh path/to/benchtop
+set -u
+BT=$1
+T=$(mktemp -d /tmp/bt-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_STATE_HOME="$T/state"
+pass=0 failn=0
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { failn=$((failn + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '  %s\n' "$2"; }
+
+# expect NAME WANT_STATUS WANT_STDERR_LINE -- ARGS...: exit status and the one stderr line.
+expect_err() {
+	local name=$1 want_rc=$2 want_msg=$3; shift 4
+	"$BT" "$@" >"$T/out" 2>"$T/err"; local rc=$?
+	local lines; lines=$(wc -l <"$T/err")
+	if [ "$rc" -ne "$want_rc" ]; then bad "$name" "exit $rc, wanted $want_rc: $(cat "$T/err")"; return; fi
+	if [ "$lines" -ne 1 ]; then bad "$name" "stderr has $lines lines: $(cat "$T/err")"; return; fi
+	if [ "$(cat "$T/err")" != "$want_msg" ]; then bad "$name" "stderr: $(cat "$T/err") wanted: $want_msg"; return; fi
+	ok "$name"
+}
+
+# Version, help, usage.
+out=$("$BT" --version); rc=$?
+[ $rc -eq 0 ] && [[ "$out" =~ ^benchtop\ [0-9]+\.[0-9]+\.[0-9]+$ ]] && ok "--version" || bad "--version" "$out"
+"$BT" --help | grep -q 'benchtop run WORKLOAD' && ok "--help" || bad "--help"
+"$BT" >/dev/null 2>&1; [ $? -eq 2 ] && ok "no arguments: usage, exit 2" || bad "no arguments"
+expect_err "unknown command" 2 "benchtop: unknown command 'frobnicate' (commands: list, run, show; see benchtop --help)" -- frobnicate
+
+# list
+out=$("$BT" list)
+for w in pipeline locks null; do
+	grep -q "^$w " <<<"$out" && ok "list shows $w" || bad "list shows $w" "$out"
+done
+out=$("$BT" list pipeline)
+grep -Eq '^  threads +int +4 +1\.\.1024' <<<"$out" && ok "list pipeline: threads row" || bad "list pipeline" "$out"
+grep -Eq '^  notify +enum +signal +signal\|broadcast' <<<"$out" && ok "list pipeline: notify row" || bad "list pipeline notify" "$out"
+expect_err "list bogus" 2 "benchtop: bogus: no such workload (see benchtop list)" -- list bogus
+
+# Bad parameters: exit 2, one line naming the parameter and what is allowed; nothing recorded.
+expect_err "threads=0" 2 "benchtop: threads=0: must be 1..1024" -- run pipeline threads=0
+expect_err "lock=bogus" 2 "benchtop: lock=bogus: must be one of mutex, adaptive, spin, ticket" -- run pipeline lock=bogus
+expect_err "duration=-1" 2 "benchtop: duration=-1: must be a duration like 500ms, 2s (0..24h)" -- run null duration=-1
+expect_err "unknown parameter" 2 "benchtop: bogus: unknown parameter of pipeline (see benchtop list pipeline)" -- run pipeline bogus=1
+expect_err "sweep of reps" 2 "benchtop: reps=1,2: reps takes one value" -- run null reps=1,2
+expect_err "no workload" 2 "benchtop: nosuch: no such workload (see benchtop list)" -- run nosuch
+expect_err "fixed work" 2 "benchtop: duration=1s: pipeline does a fixed amount of work set by its own parameters; duration= and ops= do not apply" -- run pipeline duration=1s
+printf '{"benchtop_plan": 1, "workload": "pipeline", "params": {"threads": [1, 2}\n' >"$T/bad.json"
+"$BT" run --plan "$T/bad.json" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "bad.json:1:" "$T/err"; then ok "malformed plan"; else bad "malformed plan" "rc=$rc $(cat "$T/err")"; fi
+[ ! -d "$XDG_STATE_HOME/benchtop/sessions" ] || [ -z "$(ls -A "$XDG_STATE_HOME/benchtop/sessions")" ] &&
+	ok "bad input records nothing" || bad "bad input records nothing" "$(ls "$XDG_STATE_HOME/benchtop/sessions")"
+
+# A sweep with every format; the recording reads back with the same numbers.
+"$BT" run null threads=1,2 ops=20000 reps=2 warmup=0 --format csv --record "$T/a.jsonl" >"$T/a.csv" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && ok "run null sweep exit 0" || bad "run null sweep" "rc=$rc $(cat "$T/err")"
+[ "$(wc -l <"$T/a.csv")" -eq 3 ] && head -1 "$T/a.csv" | grep -q '^workload,threads,' && ok "csv: header + 2 rows" || bad "csv rows" "$(cat "$T/a.csv")"
+"$BT" show "$T/a.jsonl" --format csv >"$T/a2.csv" 2>"$T/err"
+cmp -s "$T/a.csv" "$T/a2.csv" && ok "show gives the same csv as run" || bad "show csv" "$(diff "$T/a.csv" "$T/a2.csv")"
+"$BT" show "$T/a.jsonl" --format json >"$T/a.json" && python3 - "$T/a.json" <<'PY' && ok "json output parses, 2 cells, status complete" || bad "json output"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete", d["status"]
+assert len(d["cells"]) == 2
+PY
+"$BT" show "$T/a.jsonl" --format markdown | grep -q '^| threads' && ok "markdown table" || bad "markdown table"
+"$BT" show "$T/a.jsonl" | grep -q 'threads' && ok "text table" || bad "text table"
+python3 - "$T/a.jsonl" <<'PY' && ok "recording: header first, end complete, 4 reps of 20000 ops" || bad "recording lines"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines[0]["type"] == "header" and lines[0]["benchtop_recording"] == 1
+assert lines[-1]["type"] == "end" and lines[-1]["status"] == "complete"
+reps = [l for l in lines if l["type"] == "rep"]
+assert len(reps) == 4 and all(r["ops"] == 20000 for r in reps), reps
+assert sum(1 for l in lines if l["type"] == "cell") == 2
+PY
+expect_err "show missing file" 1 "benchtop: $T/none.jsonl: No such file or directory" -- show "$T/none.jsonl"
+
+# Default recording place.
+"$BT" run null ops=1000 reps=1 warmup=0 >/dev/null 2>"$T/err"
+f=$(ls "$XDG_STATE_HOME"/benchtop/sessions/*-null-*.jsonl 2>/dev/null | head -1)
+[ -n "$f" ] && grep -q "recorded: $f" "$T/err" && ok "recorded under XDG_STATE_HOME by default" || bad "default recording" "$(cat "$T/err")"
+"$BT" run null ops=1000 reps=1 warmup=0 --no-record >/dev/null 2>"$T/err"
+[ "$(ls "$XDG_STATE_HOME"/benchtop/sessions | wc -l)" -eq 1 ] && ok "--no-record" || bad "--no-record"
+
+# Plans: save, then run the saved plan with an override.
+"$BT" run pipeline threads=1,2 units=50 reps=1 warmup=0 --save-plan "$T/p.json" --no-record >/dev/null 2>&1
+"$BT" run --plan "$T/p.json" notify=broadcast --format json --no-record >"$T/p.out" 2>"$T/err"
+rc=$?
+python3 - "$T/p.out" <<'PY' && [ $rc -eq 0 ] && ok "--save-plan then --plan with an override" || bad "plan round trip" "rc=$rc $(cat "$T/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["workload"] == "pipeline"
+assert len(d["cells"]) == 2, d["cells"]
+PY
+
+# The pipeline delivers exactly once under a small sweep of the sync models.
+"$BT" run pipeline threads=1,4 notify=signal,broadcast wait=atomic,separate units=200 reps=1 warmup=0 \
+	--no-record --format csv >"$T/pl.csv" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && [ "$(wc -l <"$T/pl.csv")" -eq 9 ] && ok "pipeline sweep verifies" || bad "pipeline sweep" "rc=$rc $(cat "$T/err")"
+
+# SIGINT in the middle of a sweep: exit 130, recording ends interrupted, finished cells kept.
+"$BT" run null threads=1,2 duration=300ms reps=2 warmup=0 --record "$T/int.jsonl" >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+for _ in $(seq 1 200); do
+	grep -q '"type":"cell"' "$T/int.jsonl" 2>/dev/null && break
+	sleep 0.05
+done
+kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT exit" "rc=$rc $(cat "$T/int.err")"
+tail -1 "$T/int.jsonl" | grep -q '"status":"interrupted"' && ok "SIGINT: recording ends interrupted" || bad "SIGINT recording" "$(tail -1 "$T/int.jsonl")"
+"$BT" show "$T/int.jsonl" >"$T/int.show" 2>&1
+grep -q 'interrupted' "$T/int.show" && grep -Eq '^1 ' "$T/int.show" && ok "show: interrupted, finished cell shown" || bad "show interrupted" "$(cat "$T/int.show")"
+
+# A recording cut in the middle of a line still opens, as interrupted.
+head -c $(( $(wc -c <"$T/a.jsonl") - 40 )) "$T/a.jsonl" >"$T/cut.jsonl"
+"$BT" show "$T/cut.jsonl" >"$T/cut.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q interrupted "$T/cut.out" && ok "torn recording opens as interrupted" || bad "torn recording" "$(cat "$T/cut.out")"
+
+echo "$pass passed, $failn failed"
+[ "$failn" -eq 0 ]

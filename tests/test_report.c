@@ -1,1 +1,510 @@
-/* being written */
+/*
+ * test_report.c - the results table in its four formats, over results built
+ * through the results API (so bt_results_* is exercised here too).
+ *
+ * Fixture: axes threads (1, 2) x lock (mutex, spin), cells in that order,
+ * 3 counted reps and 1 warmup per cell. Cell c has ops/s medians
+ * (c + 1) * 1e6 with the reps at median -/+ 1e5, wall 1/2/3 s, user
+ * 0.5/0.6/0.7 s, sys 0.1/0.2/0.3 s, vcsw 100/200/300, ivcsw 10/20/30, and
+ * every counted rep records latencies 1..1000 ns.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "core/report.h"
+#include "core/results.h"
+
+static const char *const threads_v[] = { "1", "2" };
+static const char *const lock_v[] = { "mutex", "spin" };
+
+static void add_rep(struct bt_results *res, int cell, int rep, int warmup, int ok, double ops_s,
+		    double wall, uint32_t lat_every, int with_hist)
+{
+	struct bt_rep r;
+
+	memset(&r, 0, sizeof(r));
+	r.cell = cell;
+	r.rep = rep;
+	r.warmup = warmup;
+	r.ok = ok;
+	snprintf(r.verify, sizeof(r.verify), "%s", ok ? "ok" : "3 items lost");
+	r.ops_s = ops_s;
+	r.bytes_s = ops_s * 64;
+	r.wall_s = wall;
+	r.user_s = 0.4 + wall / 10;
+	r.sys_s = wall / 10;
+	r.vcsw = 100 * wall;
+	r.ivcsw = 10 * wall;
+	r.lat_every = lat_every;
+	if (with_hist) {
+		r.hist = bt_hist_new();
+		assert_non_null(r.hist);
+		for (uint64_t v = 1; v <= 1000; v++)
+			bt_hist_record(r.hist, v);
+	}
+	r.nworkers = 2;
+	r.workers = calloc(2, sizeof(*r.workers));
+	assert_non_null(r.workers);
+	assert_int_equal(bt_results_add_rep(res, &r), 0);
+	assert_null(r.hist);
+	assert_null(r.workers);
+}
+
+/*
+ * The fixture; 'full' reps per cell are added for the first cells, and
+ * last_reps for the last one (3 = complete session).
+ */
+static void make(struct bt_results *res, int last_reps)
+{
+	assert_int_equal(bt_results_init(res, 4), 0);
+	snprintf(res->workload, sizeof(res->workload), "pipeline");
+	snprintf(res->unit, sizeof(res->unit), "items");
+	snprintf(res->lat_what, sizeof(res->lat_what), "end-to-end per message");
+	snprintf(res->version, sizeof(res->version), "0.1.0");
+	snprintf(res->status, sizeof(res->status), "complete");
+	res->plan_json = strdup("{\"benchtop_plan\": 1}");
+	res->naxes = 2;
+	snprintf(res->axes[0], BT_RES_TEXT, "threads");
+	snprintf(res->axes[1], BT_RES_TEXT, "lock");
+	for (int c = 0; c < 4; c++) {
+		struct bt_cell *cell = &res->cells[c];
+		double base = (c + 1) * 1e6;
+		int nreps = c == 3 ? last_reps : 3;
+
+		assert_int_equal(cell->index, c);
+		snprintf(cell->values[0], BT_RES_TEXT, "%s", threads_v[c / 2]);
+		snprintf(cell->values[1], BT_RES_TEXT, "%s", lock_v[c % 2]);
+		snprintf(cell->label, sizeof(cell->label), "threads=%s lock=%s", threads_v[c / 2],
+			 lock_v[c % 2]);
+		cell->total_reps = 3;
+		/* A warmup far off the others: it must not move any statistic. */
+		add_rep(res, c, 0, 1, 1, 99e6, 50, 64, 1);
+		for (int i = 0; i < nreps; i++) {
+			static const double d[3] = { -1e5, 1e5, 0 };	/* median last */
+
+			add_rep(res, c, 1 + i, 0, 1, base + d[i], (double)(i + 1),
+				c == 1 ? 8 : 1, 1);
+		}
+		assert_int_equal(bt_results_summarize_cell(res, c), 0);
+	}
+}
+
+/* bt_report_write into a string (caller frees). */
+static char *report(const struct bt_results *res, enum bt_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(bt_report_write(f, res, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The line of text that starts with prefix (copied into line), or fail. */
+static void line_starting(const char *text, const char *prefix, char *line, size_t n)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (strncmp(p, prefix, strlen(prefix)) == 0) {
+			size_t k = strcspn(p, "\n");
+
+			assert_true(k < n);
+			memcpy(line, p, k);
+			line[k] = '\0';
+			return;
+		}
+	}
+	fail_msg("no line starting with \"%s\" in:\n%s", prefix, text);
+}
+
+/* Column just past the end of needle in line (it must be there). */
+static long end_col(const char *line, const char *needle)
+{
+	const char *p = strstr(line, needle);
+
+	if (p == NULL)
+		fail_msg("\"%s\" not in \"%s\"", needle, line);
+	return (long)(p - line) + (long)strlen(needle);
+}
+
+static void test_results_summary(void **state)
+{
+	struct bt_results res;
+	const struct bt_cell *c1;
+	struct bt_rep bad = { .cell = 9 };
+
+	make(&res, 3);
+	assert_int_equal(res.nreps, 16);
+	assert_int_equal(bt_results_cells_done(&res), 4);
+	c1 = &res.cells[1];
+	assert_int_equal(c1->nreps, 3);
+	assert_int_equal(c1->done, 1);
+	assert_int_equal(c1->failed, 0);
+	assert_int_equal(c1->ops_s.n, 3);
+	assert_true(c1->ops_s.median == 2e6);
+	assert_true(c1->ops_s.min == 1.9e6);
+	assert_true(c1->ops_s.max == 2.1e6);
+	assert_true(fabs(c1->ops_s.stddev - 1e5) < 1e-6);
+	assert_true(c1->wall_s.median == 2);
+	assert_true(fabs(c1->vcsw.median - 200) < 1e-9);
+	assert_int_equal(c1->lat_every, 8);
+	assert_int_equal(res.cells[0].lat_every, 1);
+	assert_non_null(c1->hist);
+	assert_int_equal(c1->hist->total, 3000);	/* counted reps only, not the warmup */
+	assert_int_equal(bt_hist_percentile(c1->hist, 50), 500);
+
+	/* Summarizing again gives the same, not doubled, histogram. */
+	assert_int_equal(bt_results_summarize_cell(&res, 1), 0);
+	assert_int_equal(c1->hist->total, 3000);
+
+	/* A failed rep marks the cell failed and is not counted. */
+	add_rep(&res, 2, 4, 0, 0, 123, 9, 1, 1);
+	assert_int_equal(bt_results_summarize_cell(&res, 2), 0);
+	assert_int_equal(res.cells[2].failed, 1);
+	assert_int_equal(res.cells[2].nreps, 3);
+	assert_true(res.cells[2].ops_s.median == 3e6);
+
+	/* Out-of-range cells are refused; the rep's memory is taken and freed anyway. */
+	bad.hist = bt_hist_new();
+	assert_int_equal(bt_results_add_rep(&res, &bad), -EINVAL);
+	assert_null(bad.hist);
+	assert_int_equal(bt_results_summarize_cell(&res, 4), -EINVAL);
+	assert_int_equal(bt_results_summarize_cell(&res, -1), -EINVAL);
+
+	/* Samples grow past the first allocation. */
+	for (int i = 0; i < 100; i++) {
+		struct bt_sample s = { .cell = i % 4, .t = i * 0.1 };
+
+		assert_int_equal(bt_results_add_sample(&res, &s), 0);
+	}
+	assert_int_equal(res.nsamples, 100);
+	assert_true(res.samples[99].t == 99 * 0.1);
+	bt_results_destroy(&res);
+	assert_null(res.cells);
+}
+
+static void test_no_hist_cell(void **state)
+{
+	struct bt_results res;
+	struct bt_rep r;
+
+	assert_int_equal(bt_results_init(&res, 1), 0);
+	res.cells[0].total_reps = 2;
+	for (int i = 0; i < 2; i++) {
+		memset(&r, 0, sizeof(r));
+		r.ok = 1;
+		r.ops_s = 10 * (i + 1);
+		assert_int_equal(bt_results_add_rep(&res, &r), 0);
+	}
+	assert_int_equal(bt_results_summarize_cell(&res, 0), 0);
+	assert_null(res.cells[0].hist);
+	assert_int_equal(res.cells[0].lat_every, 0);
+	assert_true(res.cells[0].ops_s.median == 15);
+	assert_int_equal(res.cells[0].done, 1);
+	bt_results_destroy(&res);
+}
+
+static void test_text(void **state)
+{
+	struct bt_results res;
+	char *t, row1[512], row2[512], head[512];
+	long line_max = 0;
+
+	make(&res, 3);
+	t = report(&res, BT_FMT_TEXT);
+	assert_true(strncmp(t, "pipeline - throughput in items/s (median of 3 reps, sd% = stddev in % of it)",
+			    strlen("pipeline - throughput in items/s (median of 3 reps, sd% = stddev in % of it)")) == 0);
+	line_starting(t, "threads ", head, sizeof(head));
+	assert_non_null(strstr(head, "items/s"));
+	assert_non_null(strstr(head, "sd%"));
+	assert_non_null(strstr(head, "wall"));
+	assert_non_null(strstr(head, "csw"));
+	assert_non_null(strstr(t, "lock=mutex"));
+	assert_true(strstr(t, "lock=mutex") < strstr(t, "lock=spin"));
+
+	line_starting(t, "1 ", row1, sizeof(row1));
+	line_starting(t, "2 ", row2, sizeof(row2));
+	/* Medians in the right row and column group, right-aligned under each other. */
+	assert_true(strstr(row1, "1.00M") < strstr(row1, "2.00M"));
+	assert_true(strstr(row2, "3.00M") < strstr(row2, "4.00M"));
+	assert_null(strstr(row1, "3.00M"));
+	assert_int_equal(end_col(row1, "1.00M"), end_col(row2, "3.00M"));
+	assert_int_equal(end_col(row1, "2.00M"), end_col(row2, "4.00M"));
+	/* stddev 1e5 of 1e6 and of 2e6; wall 2 s; user 0.6; sys 0.2; csw 200 + 20. */
+	assert_non_null(strstr(row1, " 10.0 "));
+	assert_non_null(strstr(row1, " 5.0 "));
+	assert_non_null(strstr(row1, " 2.00s "));
+	assert_non_null(strstr(row1, " 600ms "));
+	assert_non_null(strstr(row1, " 200ms "));
+	assert_non_null(strstr(row1, " 220"));
+	assert_null(strstr(row1, "99.0M"));	/* warmup not shown */
+
+	/* Latency: one line per cell, 1/8 timed on the sampled cell. */
+	assert_non_null(strstr(t, "\nlatency: end-to-end per message\n"));
+	line_starting(t, "threads=1 lock=spin", row1, sizeof(row1));
+	assert_non_null(strstr(row1, "500ns"));
+	assert_non_null(strstr(row1, "900ns"));
+	assert_non_null(strstr(row1, "990ns"));
+	assert_non_null(strstr(row1, "999ns"));
+	assert_non_null(strstr(row1, "1.00us"));
+	assert_non_null(strstr(row1, "3000"));
+	assert_non_null(strstr(row1, "(1/8 timed)"));
+	line_starting(t, "threads=1 lock=mutex", row1, sizeof(row1));
+	assert_null(strstr(row1, "timed"));
+	assert_null(strstr(t, "session "));	/* complete: no status line */
+
+	for (const char *p = t; *p;) {
+		size_t k = strcspn(p, "\n");
+		long w = 0;
+
+		for (size_t i = 0; i < k; i++)
+			w += ((unsigned char)p[i] & 0xC0) != 0x80;
+		if (w > line_max && strncmp(p, "pipeline - ", strlen("pipeline - ")) != 0)
+			line_max = w;
+		p += k + (p[k] != '\0');
+	}
+	assert_true(line_max <= 120);
+	free(t);
+	bt_results_destroy(&res);
+}
+
+static void test_unfinished_and_interrupted(void **state)
+{
+	struct bt_results res;
+	char *t, row[512];
+
+	make(&res, 1);		/* last cell: 1 of 3 reps */
+	snprintf(res.status, sizeof(res.status), "interrupted");
+	snprintf(res.error, sizeof(res.error), "stopped by the user");
+	assert_int_equal(res.cells[3].done, 0);
+	t = report(&res, BT_FMT_TEXT);
+	line_starting(t, "2 ", row, sizeof(row));
+	assert_non_null(strstr(row, "3.00M"));
+	assert_null(strstr(row, "4.00M"));
+	/* The last group shows just "-", and the line has no trailing blanks. */
+	assert_non_null(strrchr(row, '|'));
+	assert_string_equal(strrchr(row, '|') + strspn(strrchr(row, '|'), "| "), "-");
+	assert_non_null(strstr(t, "\nsession interrupted: 3 of 4 cells finished (stopped by the user)\n"));
+	line_starting(t, "threads=2 lock=spin", row, sizeof(row));
+	assert_non_null(strstr(row, "-"));
+	assert_null(strstr(row, "500ns"));
+	free(t);
+
+	/* A failed cell says so. */
+	add_rep(&res, 3, 5, 0, 0, 0, 1, 1, 0);
+	assert_int_equal(bt_results_summarize_cell(&res, 3), 0);
+	snprintf(res.status, sizeof(res.status), "failed");
+	t = report(&res, BT_FMT_TEXT);
+	line_starting(t, "2 ", row, sizeof(row));
+	assert_non_null(strstr(row, "failed"));
+	assert_non_null(strstr(t, "\nsession failed: 3 of 4 cells finished"));
+	free(t);
+
+	t = report(&res, BT_FMT_CSV);
+	assert_non_null(strstr(t, "\npipeline,2,spin,failed,1,,,"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
+static void test_markdown(void **state)
+{
+	struct bt_results res;
+	char *t, row[1024];
+
+	make(&res, 3);
+	t = report(&res, BT_FMT_MARKDOWN);
+	line_starting(t, "| threads", row, sizeof(row));
+	assert_non_null(strstr(row, "lock=mutex items/s"));
+	assert_non_null(strstr(row, "lock=spin items/s"));
+	line_starting(t, "|:--", row, sizeof(row));
+	assert_non_null(strstr(row, "--:|"));
+	line_starting(t, "| 1 ", row, sizeof(row));
+	assert_true(strstr(row, "1.00M") < strstr(row, "2.00M"));
+	line_starting(t, "| threads=1 lock=spin", row, sizeof(row));
+	assert_non_null(strstr(row, "(1/8 timed)"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
+static void test_csv(void **state)
+{
+	struct bt_results res;
+	char *t, *line, *save = NULL;
+	int n = 0;
+
+	make(&res, 3);
+	t = report(&res, BT_FMT_CSV);
+	for (line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		if (n == 0)
+			assert_string_equal(line,
+				"workload,threads,lock,state,reps,ops_s_min,ops_s_median,ops_s_max,"
+				"ops_s_mean,ops_s_stddev,ops_s_ci95,bytes_s_median,wall_s,user_s,"
+				"sys_s,vcsw,ivcsw,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
+				"lat_count,lat_every");
+		if (n == 2)
+			assert_true(strncmp(line, "pipeline,1,spin,done,3,1900000,2000000,2100000,"
+					    "2000000,100000,248433.82", strlen("pipeline,1,spin,done,3,"
+					    "1900000,2000000,2100000,2000000,100000,248433.82")) == 0);
+		if (n == 4) {
+			assert_true(strncmp(line, "pipeline,2,spin,done,3,3900000,4000000,",
+					    strlen("pipeline,2,spin,done,3,3900000,4000000,")) == 0);
+			assert_non_null(strstr(line, ",256000000,2,0.6,0.2,200,20,500,900,990,999,"
+					       "1000,500.5,3000,1"));
+		}
+	}
+	assert_int_equal(n, 5);
+	free(t);
+
+	/* RFC 4180: a field with a comma or a quote is quoted, quotes doubled. */
+	snprintf(res.cells[0].values[1], BT_RES_TEXT, "a,\"b\"");
+	t = report(&res, BT_FMT_CSV);
+	assert_non_null(strstr(t, "\npipeline,1,\"a,\"\"b\"\"\",done,3,"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
+static void test_json(void **state)
+{
+	struct bt_results res;
+	json_error_t jerr;
+	json_t *root, *cells, *c;
+	char *t;
+
+	make(&res, 2);
+	t = report(&res, BT_FMT_JSON);
+	root = json_loads(t, 0, &jerr);
+	if (root == NULL)
+		fail_msg("JSON does not parse: %s\n%s", jerr.text, t);
+	assert_string_equal(json_string_value(json_object_get(root, "workload")), "pipeline");
+	assert_string_equal(json_string_value(json_object_get(root, "unit")), "items");
+	assert_string_equal(json_string_value(json_object_get(root, "status")), "complete");
+	assert_int_equal(json_array_size(json_object_get(root, "axes")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(root, "axes"), 1)),
+			    "lock");
+	cells = json_object_get(root, "cells");
+	assert_int_equal(json_array_size(cells), 4);
+	for (int i = 0; i < 3; i++) {
+		c = json_array_get(cells, i);
+		assert_true(json_real_value(json_object_get(c, "ops_s_median")) == (i + 1) * 1e6);
+		assert_string_equal(json_string_value(json_object_get(c, "state")), "done");
+		assert_int_equal(json_integer_value(json_object_get(c, "p50_ns")), 500);
+		assert_int_equal(json_integer_value(json_object_get(c, "reps")), 3);
+	}
+	c = json_array_get(cells, 1);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "values"),
+							      "lock")), "spin");
+	assert_string_equal(json_string_value(json_object_get(c, "label")),
+			    "threads=1 lock=spin");
+	assert_int_equal(json_integer_value(json_object_get(c, "lat_every")), 8);
+	/* The unfinished cell: known state, no numbers. */
+	c = json_array_get(cells, 3);
+	assert_string_equal(json_string_value(json_object_get(c, "state")), "partial");
+	assert_int_equal(json_integer_value(json_object_get(c, "reps")), 2);
+	assert_true(json_is_null(json_object_get(c, "ops_s_median")));
+	assert_true(json_is_null(json_object_get(c, "p50_ns")));
+	json_decref(root);
+	free(t);
+	bt_results_destroy(&res);
+}
+
+static void test_no_axes(void **state)
+{
+	struct bt_results res;
+	struct bt_rep r;
+	char *t, row[512];
+
+	assert_int_equal(bt_results_init(&res, 1), 0);
+	snprintf(res.workload, sizeof(res.workload), "null");
+	snprintf(res.unit, sizeof(res.unit), "ops");
+	snprintf(res.status, sizeof(res.status), "complete");
+	res.cells[0].total_reps = 1;
+	memset(&r, 0, sizeof(r));
+	r.ok = 1;
+	r.ops_s = 5.5e8;
+	r.wall_s = 1;
+	assert_int_equal(bt_results_add_rep(&res, &r), 0);
+	assert_int_equal(bt_results_summarize_cell(&res, 0), 0);
+	t = report(&res, BT_FMT_TEXT);
+	line_starting(t, "null  ", row, sizeof(row));
+	assert_non_null(strstr(row, "550M"));
+	assert_null(strstr(t, "latency"));	/* no histogram anywhere */
+	free(t);
+	t = report(&res, BT_FMT_CSV);
+	assert_true(strncmp(t, "workload,state,reps,", strlen("workload,state,reps,")) == 0);
+	assert_non_null(strstr(t, "\nnull,done,1,550000000,"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
+/* No cells at all (a plan read back with nothing run): every format still writes. */
+static void test_empty_results(void **state)
+{
+	struct bt_results res;
+	char *t;
+
+	assert_int_equal(bt_results_init(&res, 0), 0);
+	assert_int_equal(bt_results_cells_done(&res), 0);
+	snprintf(res.workload, sizeof(res.workload), "locks");
+	res.naxes = 1;
+	snprintf(res.axes[0], BT_RES_TEXT, "threads");
+	for (int fmt = BT_FMT_TEXT; fmt <= BT_FMT_JSON; fmt++) {
+		t = report(&res, (enum bt_format)fmt);
+		if (fmt == BT_FMT_TEXT)
+			assert_non_null(strstr(t, "\nsession running: 0 of 0 cells finished\n"));
+		if (fmt == BT_FMT_CSV)
+			assert_string_equal(t, "workload,threads,state,reps,ops_s_min,ops_s_median,"
+					    "ops_s_max,ops_s_mean,ops_s_stddev,ops_s_ci95,bytes_s_median,"
+					    "wall_s,user_s,sys_s,vcsw,ivcsw,p50_ns,p90_ns,p99_ns,p999_ns,"
+					    "max_ns,mean_ns,lat_count,lat_every\n");
+		free(t);
+	}
+	bt_results_destroy(&res);
+}
+
+static void test_format_parse(void **state)
+{
+	enum bt_format f = BT_FMT_JSON;
+
+	assert_int_equal(bt_format_parse("text", &f), 0);
+	assert_int_equal(f, BT_FMT_TEXT);
+	assert_int_equal(bt_format_parse("md", &f), 0);
+	assert_int_equal(f, BT_FMT_MARKDOWN);
+	assert_int_equal(bt_format_parse("markdown", &f), 0);
+	assert_int_equal(f, BT_FMT_MARKDOWN);
+	assert_int_equal(bt_format_parse("csv", &f), 0);
+	assert_int_equal(f, BT_FMT_CSV);
+	assert_int_equal(bt_format_parse("json", &f), 0);
+	assert_int_equal(f, BT_FMT_JSON);
+	assert_int_equal(bt_format_parse("xml", &f), -EINVAL);
+	assert_int_equal(bt_format_parse("", &f), -EINVAL);
+	assert_int_equal(f, BT_FMT_JSON);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_results_summary),
+		cmocka_unit_test(test_no_hist_cell),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_unfinished_and_interrupted),
+		cmocka_unit_test(test_markdown),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_no_axes),
+		cmocka_unit_test(test_empty_results),
+		cmocka_unit_test(test_format_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

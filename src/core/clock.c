@@ -41,21 +41,25 @@ void bt_sleep_until_ns(uint64_t t)
 		;
 }
 
-static void format(uint64_t unix_ns, char *buf, size_t n, const char *fmt)
+static void utc(uint64_t unix_ns, struct tm *tm)
 {
 	time_t s = (time_t)(unix_ns / 1000000000u);
-	struct tm tm;
 
-	gmtime_r(&s, &tm);
-	strftime(buf, n, fmt, &tm);
+	gmtime_r(&s, tm);
 }
 
 void bt_format_utc(uint64_t unix_ns, char *buf, size_t n)
 {
-	format(unix_ns, buf, n, "%Y-%m-%dT%H:%M:%SZ");
+	struct tm tm;
+
+	utc(unix_ns, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 void bt_format_utc_compact(uint64_t unix_ns, char *buf, size_t n)
 {
-	format(unix_ns, buf, n, "%Y%m%d-%H%M%S");
+	struct tm tm;
+
+	utc(unix_ns, &tm);
+	strftime(buf, n, "%Y%m%d-%H%M%S", &tm);
 }

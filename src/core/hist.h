@@ -100,8 +100,10 @@ int bt_hist_write_hgrm(const struct bt_hist *h, FILE *f, double unit_ns, int tic
  * Sparse form for recordings: fill idx/cnt with the non-zero buckets, at most
  * cap of them; returns how many non-zero buckets there are (may exceed cap).
  * bt_hist_set_sparse rebuilds counts, total, min, max, sum from such a list
- * (min/max/sum as given, since buckets lose them); returns -EINVAL on an
- * index out of range.
+ * (min/max/sum as given, since buckets lose them; a min or max outside the
+ * lowest or highest non-zero bucket is replaced by that bucket's edge;
+ * clamped is 0); returns -EINVAL on an index above bt_hist_index(1 h),
+ * leaving h unchanged.
  */
 size_t bt_hist_sparse(const struct bt_hist *h, uint32_t *idx, uint64_t *cnt, size_t cap);
 int bt_hist_set_sparse(struct bt_hist *h, const uint32_t *idx, const uint64_t *cnt, size_t n,

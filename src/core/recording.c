@@ -1,1 +1,1151 @@
-/* being written */
+/*
+ * recording.c - write and read session recordings (JSON Lines, see
+ * recording.h for the format).
+ *
+ * The writer builds each record as a jansson object, dumps it on one line
+ * and writes line and newline with one fwrite followed by fflush, so that a
+ * crash leaves at worst one torn line at the end. The reader is strict about
+ * what it understands (types, ranges, line numbers in every message) and
+ * lenient about what it does not (unknown fields and line types).
+ */
+#include "core/recording.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bt_config.h"
+
+/* ------------------------------------------------------------------ */
+/* Paths                                                                */
+
+int bt_rec_default_dir(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home;
+	int w;
+
+	if (xdg != NULL && xdg[0] == '/') {
+		w = snprintf(buf, n, "%s/benchtop/sessions", xdg);
+	} else {
+		home = getenv("HOME");
+		if (home == NULL || home[0] == '\0') {
+			struct passwd *pw = getpwuid(getuid());
+
+			home = pw != NULL ? pw->pw_dir : NULL;
+		}
+		if (home == NULL || home[0] == '\0')
+			return -ENOENT;
+		w = snprintf(buf, n, "%s/.local/state/benchtop/sessions", home);
+	}
+	if (w < 0 || (size_t)w >= n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Copy src into dst[n] keeping [A-Za-z0-9._-] and turning the rest into '_'. */
+static void sanitize(char *dst, size_t n, const char *src)
+{
+	size_t k = 0;
+
+	if (src == NULL || src[0] == '\0')
+		src = "unknown";
+	for (; *src != '\0' && k + 1 < n; src++) {
+		char c = *src;
+		int keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+			   (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+
+		dst[k++] = keep ? c : '_';
+	}
+	dst[k] = '\0';
+}
+
+/*
+ * "<dir>/YYYYmmdd-HHMMSS-<workload>-<host>.jsonl" in UTC (the header's time
+ * is UTC too), with "-2", "-3" ... before the extension when taken. The
+ * check is advisory: two benchtops starting in the same second on one host
+ * could still pick the same name.
+ */
+int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *workload,
+			const char *host, uint64_t unix_ns)
+{
+	char wl[64], hs[64], stamp[32];
+	time_t secs = (time_t)(unix_ns / 1000000000ull);
+	struct tm tm;
+	struct stat st;
+
+	if (gmtime_r(&secs, &tm) == NULL)
+		return -EINVAL;
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	sanitize(wl, sizeof(wl), workload);
+	sanitize(hs, sizeof(hs), host);
+	for (int k = 1; k < 10000; k++) {
+		char suffix[16] = "";
+		int w;
+
+		if (k > 1)
+			snprintf(suffix, sizeof(suffix), "-%d", k);
+		w = snprintf(buf, n, "%s/%s-%s-%s%s.jsonl", dir, stamp, wl, hs, suffix);
+		if (w < 0 || (size_t)w >= n)
+			return -ENAMETOOLONG;
+		if (lstat(buf, &st) < 0 && errno == ENOENT)
+			return 0;
+	}
+	return -EEXIST;
+}
+
+/* mkdir -p for the directories above path (not path itself). */
+static int make_parents(const char *path, struct bt_err *err)
+{
+	char tmp[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(tmp))
+		return bt_err_set(err, -ENAMETOOLONG, "%s: path too long", path);
+	memcpy(tmp, path, len + 1);
+	for (char *p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+
+			return bt_err_set(err, -e, "cannot create directory %s: %s", tmp, strerror(e));
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writer                                                               */
+
+int bt_recw_open(struct bt_recw *w, const char *path, struct bt_err *err)
+{
+	int fd, ret;
+
+	memset(w, 0, sizeof(*w));
+	w->error = -EBADF;
+	if (strlen(path) >= sizeof(w->path))
+		return bt_err_set(err, -ENAMETOOLONG, "%s: path too long", path);
+	ret = make_parents(path, err);
+	if (ret < 0)
+		return ret;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+
+		return bt_err_set(err, -e, "cannot create %s: %s", path, strerror(e));
+	}
+	w->f = fdopen(fd, "w");
+	if (w->f == NULL) {
+		int e = errno;
+
+		close(fd);
+		return bt_err_set(err, -e, "cannot open %s: %s", path, strerror(e));
+	}
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->error = 0;
+	return 0;
+}
+
+void bt_recw_close(struct bt_recw *w)
+{
+	if (w->f != NULL)
+		fclose(w->f);
+	w->f = NULL;
+	if (w->error == 0)
+		w->error = -EBADF;
+}
+
+/* JSON has no NaN or infinity: such values are written as null. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *ju64(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *jstr(const char *s)
+{
+	return json_string(s != NULL ? s : "");
+}
+
+/* Set o[k] = v (taking v); remember in *bad when v or the insertion failed. */
+static void put(json_t *o, const char *k, json_t *v, int *bad)
+{
+	if (v == NULL || json_object_set_new(o, k, v) != 0)
+		*bad = 1;
+}
+
+/*
+ * Write o (consumed) as one line and flush it. The first failure is kept in
+ * w->error and returned by every later call, so a recording never continues
+ * after a gap the reader could not detect.
+ */
+static int emit(struct bt_recw *w, json_t *o, int bad)
+{
+	char *s = NULL;
+	size_t len;
+	int ret = 0;
+
+	if (w->error < 0) {
+		ret = w->error;
+		goto out;
+	}
+	if (o == NULL || bad) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (s == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	len = strlen(s);
+	{
+		char *t = realloc(s, len + 2);
+
+		if (t == NULL) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		s = t;
+	}
+	s[len++] = '\n';
+	s[len] = '\0';
+	errno = 0;
+	if (fwrite(s, 1, len, w->f) != len || fflush(w->f) != 0) {
+		ret = errno > 0 ? -errno : -EIO;
+		goto fail;
+	}
+	goto out;
+fail:
+	w->error = ret;
+out:
+	free(s);
+	json_decref(o);
+	return ret;
+}
+
+static void fmt_time(uint64_t unix_ns, char *buf, size_t n)
+{
+	time_t secs = (time_t)(unix_ns / 1000000000ull);
+	struct tm tm;
+
+	if (gmtime_r(&secs, &tm) == NULL || strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, n, "unknown");
+}
+
+static json_t *machine_json(const struct bt_sysinfo *si, int *bad)
+{
+	json_t *m = json_object();
+
+	if (m == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < bt_sysinfo_nfields; i++) {
+		const struct bt_sysinfo_field *fd = &bt_sysinfo_fields[i];
+		const char *p = (const char *)si + fd->off;
+
+		if (fd->kind == 's') {
+			put(m, fd->name, json_stringn_nocheck(p, strnlen(p, fd->size)), bad);
+		} else if (fd->kind == 'i') {
+			int v;
+
+			memcpy(&v, p, sizeof(v));
+			put(m, fd->name, json_integer(v), bad);
+		} else {
+			uint64_t v;
+
+			memcpy(&v, p, sizeof(v));
+			put(m, fd->name, ju64(v), bad);
+		}
+	}
+	return m;
+}
+
+int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
+{
+	json_t *o = json_object(), *axes, *cells, *plan;
+	char when[32];
+	int bad = 0;
+
+	if (o == NULL)
+		return emit(w, NULL, 1);
+	fmt_time(res->start_unix_ns, when, sizeof(when));
+	put(o, "type", json_string("header"), &bad);
+	put(o, "benchtop_recording", json_integer(BT_RECORDING_VERSION), &bad);
+	put(o, "version", jstr(res->version[0] ? res->version : BT_VERSION), &bad);
+	put(o, "time", json_string(when), &bad);
+	put(o, "start_unix_ns", ju64(res->start_unix_ns), &bad);
+	put(o, "workload", jstr(res->workload), &bad);
+	put(o, "unit", jstr(res->unit), &bad);
+	put(o, "lat_what", jstr(res->lat_what), &bad);
+	put(o, "timer_cost_ns", jreal(res->timer_cost_ns), &bad);
+	put(o, "machine", machine_json(&res->machine, &bad), &bad);
+
+	if (res->plan_json != NULL) {
+		plan = json_loads(res->plan_json, 0, NULL);
+		if (plan == NULL) {
+			/* Not a JSON document: a caller bug, but keep the text. */
+			plan = json_string(res->plan_json);
+		}
+	} else {
+		plan = json_null();
+	}
+	put(o, "plan", plan, &bad);
+
+	axes = json_array();
+	for (int a = 0; axes != NULL && a < res->naxes; a++)
+		if (json_array_append_new(axes, jstr(res->axes[a])) != 0)
+			bad = 1;
+	put(o, "axes", axes, &bad);
+
+	cells = json_array();
+	for (int c = 0; cells != NULL && c < res->ncells; c++) {
+		const struct bt_cell *cell = &res->cells[c];
+		json_t *co = json_object(), *vals = json_array();
+
+		if (co == NULL || vals == NULL) {
+			json_decref(co);
+			json_decref(vals);
+			bad = 1;
+			break;
+		}
+		for (int a = 0; a < res->naxes; a++)
+			if (json_array_append_new(vals, jstr(cell->values[a])) != 0)
+				bad = 1;
+		put(co, "index", json_integer(cell->index), &bad);
+		put(co, "label", jstr(cell->label), &bad);
+		put(co, "values", vals, &bad);
+		put(co, "reps", json_integer(cell->total_reps), &bad);
+		if (json_array_append_new(cells, co) != 0)
+			bad = 1;
+	}
+	put(o, "cells", cells, &bad);
+	return emit(w, o, bad);
+}
+
+int bt_recw_sample(struct bt_recw *w, const struct bt_sample *s)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	if (o == NULL)
+		return emit(w, NULL, 1);
+	put(o, "type", json_string("sample"), &bad);
+	put(o, "cell", json_integer(s->cell), &bad);
+	put(o, "rep", json_integer(s->rep), &bad);
+	put(o, "t", jreal(s->t), &bad);
+	put(o, "dt", jreal(s->dt), &bad);
+	put(o, "ops_s", jreal(s->ops_s), &bad);
+	put(o, "bytes_s", jreal(s->bytes_s), &bad);
+	put(o, "ops", ju64(s->ops), &bad);
+	put(o, "lat_count", ju64(s->lat_count), &bad);
+	put(o, "p50", ju64(s->p50), &bad);
+	put(o, "p90", ju64(s->p90), &bad);
+	put(o, "p99", ju64(s->p99), &bad);
+	put(o, "p999", ju64(s->p999), &bad);
+	put(o, "max", ju64(s->max), &bad);
+	put(o, "cpu_pct", jreal(s->cpu_pct), &bad);
+	put(o, "user_pct", jreal(s->user_pct), &bad);
+	put(o, "sys_pct", jreal(s->sys_pct), &bad);
+	return emit(w, o, bad);
+}
+
+/* {"min":..,"max":..,"sum":..,"b":[[index,count],...]}: the non-zero buckets only. */
+static json_t *hist_json(const struct bt_hist *h, int *bad)
+{
+	json_t *o, *b;
+	uint32_t idx1;
+	uint64_t cnt1;
+	uint32_t *idx = NULL;
+	uint64_t *cnt = NULL;
+	size_t nb;
+
+	if (h == NULL)
+		return json_null();
+	o = json_object();
+	b = json_array();
+	if (o == NULL || b == NULL)
+		goto fail;
+	nb = bt_hist_sparse(h, &idx1, &cnt1, 0);
+	if (nb > 0) {
+		idx = malloc(nb * sizeof(*idx));
+		cnt = malloc(nb * sizeof(*cnt));
+		if (idx == NULL || cnt == NULL)
+			goto fail;
+		nb = bt_hist_sparse(h, idx, cnt, nb);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		json_t *pair = json_array();
+
+		if (pair == NULL || json_array_append_new(pair, json_integer(idx[i])) != 0 ||
+		    json_array_append_new(pair, ju64(cnt[i])) != 0 ||
+		    json_array_append_new(b, pair) != 0) {
+			*bad = 1;
+			break;
+		}
+	}
+	put(o, "min", ju64(h->total > 0 ? h->min : 0), bad);
+	put(o, "max", ju64(h->max), bad);
+	put(o, "sum", jreal(h->sum), bad);
+	put(o, "b", b, bad);
+	free(idx);
+	free(cnt);
+	return o;
+fail:
+	*bad = 1;
+	json_decref(o);
+	json_decref(b);
+	free(idx);
+	free(cnt);
+	return NULL;
+}
+
+int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
+{
+	json_t *o = json_object(), *workers;
+	int bad = 0;
+
+	if (o == NULL)
+		return emit(w, NULL, 1);
+	put(o, "type", json_string("rep"), &bad);
+	put(o, "cell", json_integer(r->cell), &bad);
+	put(o, "rep", json_integer(r->rep), &bad);
+	put(o, "warmup", json_boolean(r->warmup), &bad);
+	put(o, "ok", json_boolean(r->ok), &bad);
+	put(o, "verify", jstr(r->verify), &bad);
+	put(o, "ops", ju64(r->ops), &bad);
+	put(o, "bytes", ju64(r->bytes), &bad);
+	put(o, "errors", ju64(r->errors), &bad);
+	put(o, "wall_s", jreal(r->wall_s), &bad);
+	put(o, "user_s", jreal(r->user_s), &bad);
+	put(o, "sys_s", jreal(r->sys_s), &bad);
+	put(o, "vcsw", jreal(r->vcsw), &bad);
+	put(o, "ivcsw", jreal(r->ivcsw), &bad);
+	put(o, "ops_s", jreal(r->ops_s), &bad);
+	put(o, "bytes_s", jreal(r->bytes_s), &bad);
+	put(o, "lat_every", json_integer(r->lat_every), &bad);
+	put(o, "hist", hist_json(r->hist, &bad), &bad);
+
+	workers = json_array();
+	for (int i = 0; workers != NULL && i < r->nworkers; i++) {
+		const struct bt_worker_result *wr = &r->workers[i];
+		json_t *wo = json_object();
+
+		if (wo == NULL) {
+			bad = 1;
+			break;
+		}
+		put(wo, "ops", ju64(wr->ops), &bad);
+		put(wo, "cpu_first", json_integer(wr->cpu_first), &bad);
+		put(wo, "cpu_last", json_integer(wr->cpu_last), &bad);
+		put(wo, "pinned", json_integer(wr->pinned), &bad);
+		if (json_array_append_new(workers, wo) != 0)
+			bad = 1;
+	}
+	put(o, "workers", workers, &bad);
+	return emit(w, o, bad);
+}
+
+static json_t *summary_json(const struct bt_summary *s, int *bad)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	put(o, "n", json_integer(s->n), bad);
+	put(o, "min", jreal(s->min), bad);
+	put(o, "median", jreal(s->median), bad);
+	put(o, "max", jreal(s->max), bad);
+	put(o, "mean", jreal(s->mean), bad);
+	put(o, "stddev", jreal(s->stddev), bad);
+	put(o, "ci95", jreal(s->ci95), bad);
+	return o;
+}
+
+static json_t *lat_json(const struct bt_hist *h, int *bad)
+{
+	json_t *o;
+
+	if (h == NULL)
+		return json_null();
+	o = json_object();
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	put(o, "p50", ju64(bt_hist_percentile(h, 50.0)), bad);
+	put(o, "p90", ju64(bt_hist_percentile(h, 90.0)), bad);
+	put(o, "p99", ju64(bt_hist_percentile(h, 99.0)), bad);
+	put(o, "p999", ju64(bt_hist_percentile(h, 99.9)), bad);
+	put(o, "max", ju64(h->total > 0 ? h->max : 0), bad);
+	put(o, "mean", jreal(bt_hist_mean(h)), bad);
+	put(o, "count", ju64(h->total), bad);
+	return o;
+}
+
+int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	if (o == NULL)
+		return emit(w, NULL, 1);
+	put(o, "type", json_string("cell"), &bad);
+	put(o, "cell", json_integer(c->index), &bad);
+	put(o, "label", jstr(c->label), &bad);
+	put(o, "nreps", json_integer(c->nreps), &bad);
+	put(o, "failed", json_boolean(c->failed), &bad);
+	put(o, "ops_s", summary_json(&c->ops_s, &bad), &bad);
+	put(o, "bytes_s", summary_json(&c->bytes_s, &bad), &bad);
+	put(o, "wall_s", summary_json(&c->wall_s, &bad), &bad);
+	put(o, "user_s", summary_json(&c->user_s, &bad), &bad);
+	put(o, "sys_s", summary_json(&c->sys_s, &bad), &bad);
+	put(o, "vcsw", summary_json(&c->vcsw, &bad), &bad);
+	put(o, "ivcsw", summary_json(&c->ivcsw, &bad), &bad);
+	put(o, "lat", lat_json(c->hist, &bad), &bad);
+	return emit(w, o, bad);
+}
+
+int bt_recw_end(struct bt_recw *w, const char *status, const char *error)
+{
+	json_t *o = json_object();
+	struct timespec ts;
+	char when[32];
+	int bad = 0;
+
+	if (o == NULL)
+		return emit(w, NULL, 1);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fmt_time((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec, when, sizeof(when));
+	put(o, "type", json_string("end"), &bad);
+	put(o, "status", jstr(status != NULL ? status : "complete"), &bad);
+	put(o, "error", jstr(error), &bad);
+	put(o, "time", json_string(when), &bad);
+	return emit(w, o, bad);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reader                                                               */
+
+struct rd {
+	const char *path;
+	long line;
+	struct bt_err *err;
+};
+
+/* Set "path:line: message" and return code. */
+__attribute__((format(printf, 3, 4)))
+static int rd_fail(struct rd *rd, int code, const char *fmt, ...)
+{
+	char msg[BT_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return bt_err_set(rd->err, code, "%s:%ld: %s", rd->path, rd->line, msg);
+}
+
+/*
+ * Field getters. ctx prefixes the field name in messages ("machine.",
+ * "workers[2]."). A missing field (or null) leaves *out at its default and
+ * is an error only when req is set; a field of the wrong type is always an
+ * error, never a silent zero.
+ */
+static int get_int(struct rd *rd, json_t *o, const char *ctx, const char *key, int req,
+		   long long lo, long long hi, long long *out)
+{
+	json_t *v = json_object_get(o, key);
+	long long x;
+
+	if (v == NULL || json_is_null(v)) {
+		if (req)
+			return rd_fail(rd, -EINVAL, "missing field \"%s%s\"", ctx, key);
+		return 0;
+	}
+	if (json_is_integer(v)) {
+		x = json_integer_value(v);
+	} else if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
+		   fabs(json_real_value(v)) < 9e18) {
+		x = (long long)json_real_value(v);
+	} else {
+		return rd_fail(rd, -EINVAL, "field \"%s%s\": expected an integer", ctx, key);
+	}
+	if (x < lo || x > hi)
+		return rd_fail(rd, -EINVAL, "field \"%s%s\": %lld out of range %lld..%lld", ctx, key,
+			       x, lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int get_i(struct rd *rd, json_t *o, const char *ctx, const char *key, int req,
+		 int lo, int hi, int *out)
+{
+	long long x = *out;
+	int ret = get_int(rd, o, ctx, key, req, lo, hi, &x);
+
+	*out = (int)x;
+	return ret;
+}
+
+static int get_u64(struct rd *rd, json_t *o, const char *ctx, const char *key, uint64_t *out)
+{
+	long long x = -1;
+	int ret = get_int(rd, o, ctx, key, 0, 0, LLONG_MAX, &x);
+
+	if (ret == 0 && x >= 0)
+		*out = (uint64_t)x;
+	return ret;
+}
+
+static int get_dbl(struct rd *rd, json_t *o, const char *ctx, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return rd_fail(rd, -EINVAL, "field \"%s%s\": expected a number", ctx, key);
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_bool(struct rd *rd, json_t *o, const char *ctx, const char *key, int *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_boolean(v))
+		return rd_fail(rd, -EINVAL, "field \"%s%s\": expected true or false", ctx, key);
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int get_str(struct rd *rd, json_t *o, const char *ctx, const char *key, char *buf,
+		   size_t n)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return rd_fail(rd, -EINVAL, "field \"%s%s\": expected a string", ctx, key);
+	snprintf(buf, n, "%s", json_string_value(v));
+	return 0;
+}
+
+/* Return the array at key (NULL when missing or null), or fail on another type. */
+static int get_array(struct rd *rd, json_t *o, const char *key, json_t **out)
+{
+	json_t *v = json_object_get(o, key);
+
+	*out = NULL;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_array(v))
+		return rd_fail(rd, -EINVAL, "field \"%s\": expected an array", key);
+	*out = v;
+	return 0;
+}
+
+static int read_machine(struct rd *rd, json_t *m, struct bt_sysinfo *si)
+{
+	if (m == NULL || json_is_null(m))
+		return 0;
+	if (!json_is_object(m))
+		return rd_fail(rd, -EINVAL, "field \"machine\": expected an object");
+	for (size_t i = 0; i < bt_sysinfo_nfields; i++) {
+		const struct bt_sysinfo_field *fd = &bt_sysinfo_fields[i];
+		char *p = (char *)si + fd->off;
+		int ret;
+
+		if (fd->kind == 's') {
+			ret = get_str(rd, m, "machine.", fd->name, p, fd->size);
+		} else if (fd->kind == 'i') {
+			int v = 0;
+
+			ret = get_i(rd, m, "machine.", fd->name, 0, INT_MIN, INT_MAX, &v);
+			memcpy(p, &v, sizeof(v));
+		} else {
+			uint64_t v = 0;
+
+			ret = get_u64(rd, m, "machine.", fd->name, &v);
+			memcpy(p, &v, sizeof(v));
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The cells array of the header: how many, checked before bt_results_init. */
+static int header_cells(struct rd *rd, json_t *hdr, json_t **cells)
+{
+	int ret = get_array(rd, hdr, "cells", cells);
+
+	if (ret < 0)
+		return ret;
+	if (*cells != NULL && json_array_size(*cells) > 1000000)
+		return rd_fail(rd, -EINVAL, "field \"cells\": too many cells (%zu)",
+			       json_array_size(*cells));
+	return 0;
+}
+
+/*
+ * Parse line 1 into a freshly initialized res. Everything after the version
+ * check assumes this writer's layout but tolerates missing fields.
+ */
+static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *inited)
+{
+	json_t *v, *axes, *cells;
+	long long ver = 0;
+	int ret;
+
+	if (!json_is_object(hdr) || json_object_get(hdr, "benchtop_recording") == NULL)
+		return rd_fail(rd, -EINVAL, "not a benchtop recording (no header)");
+	ret = get_int(rd, hdr, "", "benchtop_recording", 1, LLONG_MIN, LLONG_MAX, &ver);
+	if (ret < 0)
+		return ret;
+	if (ver > BT_RECORDING_VERSION)
+		return rd_fail(rd, -EINVAL, "recording version %lld is newer than this benchtop (%d)",
+			       ver, BT_RECORDING_VERSION);
+	if (ver < 1)
+		return rd_fail(rd, -EINVAL, "bad recording version %lld", ver);
+	ret = header_cells(rd, hdr, &cells);
+	if (ret < 0)
+		return ret;
+	ret = get_array(rd, hdr, "axes", &axes);
+	if (ret < 0)
+		return ret;
+	if (axes != NULL && json_array_size(axes) > BT_RES_AXES)
+		return rd_fail(rd, -EINVAL, "field \"axes\": %zu axes, at most %d", json_array_size(axes),
+			       BT_RES_AXES);
+
+	ret = bt_results_init(res, cells != NULL ? (int)json_array_size(cells) : 0);
+	if (ret < 0)
+		return rd_fail(rd, ret, "out of memory");
+	*inited = 1;
+
+	if ((ret = get_str(rd, hdr, "", "version", res->version, sizeof(res->version))) < 0 ||
+	    (ret = get_u64(rd, hdr, "", "start_unix_ns", &res->start_unix_ns)) < 0 ||
+	    (ret = get_str(rd, hdr, "", "workload", res->workload, sizeof(res->workload))) < 0 ||
+	    (ret = get_str(rd, hdr, "", "unit", res->unit, sizeof(res->unit))) < 0 ||
+	    (ret = get_str(rd, hdr, "", "lat_what", res->lat_what, sizeof(res->lat_what))) < 0 ||
+	    (ret = get_dbl(rd, hdr, "", "timer_cost_ns", &res->timer_cost_ns)) < 0 ||
+	    (ret = read_machine(rd, json_object_get(hdr, "machine"), &res->machine)) < 0)
+		return ret;
+
+	v = json_object_get(hdr, "plan");
+	if (v != NULL && !json_is_null(v)) {
+		res->plan_json = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					    JSON_ENCODE_ANY);
+		if (res->plan_json == NULL)
+			return rd_fail(rd, -ENOMEM, "out of memory");
+	}
+
+	res->naxes = axes != NULL ? (int)json_array_size(axes) : 0;
+	for (int a = 0; a < res->naxes; a++) {
+		json_t *s = json_array_get(axes, (size_t)a);
+
+		if (!json_is_string(s))
+			return rd_fail(rd, -EINVAL, "field \"axes[%d]\": expected a string", a);
+		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", json_string_value(s));
+	}
+
+	for (int c = 0; c < res->ncells; c++) {
+		json_t *co = json_array_get(cells, (size_t)c), *vals;
+		struct bt_cell *cell = &res->cells[c];
+		char ctx[32];
+		int idx = c;
+
+		snprintf(ctx, sizeof(ctx), "cells[%d].", c);
+		if (!json_is_object(co))
+			return rd_fail(rd, -EINVAL, "field \"cells[%d]\": expected an object", c);
+		if ((ret = get_i(rd, co, ctx, "index", 0, 0, INT_MAX, &idx)) < 0)
+			return ret;
+		if (idx != c)
+			return rd_fail(rd, -EINVAL, "field \"%sindex\": %d, expected %d", ctx, idx, c);
+		if ((ret = get_str(rd, co, ctx, "label", cell->label, sizeof(cell->label))) < 0 ||
+		    (ret = get_i(rd, co, ctx, "reps", 0, 0, INT_MAX, &cell->total_reps)) < 0)
+			return ret;
+		vals = json_object_get(co, "values");
+		if (vals == NULL || json_is_null(vals))
+			continue;
+		if (!json_is_array(vals))
+			return rd_fail(rd, -EINVAL, "field \"%svalues\": expected an array", ctx);
+		for (size_t a = 0; a < json_array_size(vals) && a < BT_RES_AXES; a++) {
+			json_t *s = json_array_get(vals, a);
+
+			if (!json_is_string(s))
+				return rd_fail(rd, -EINVAL, "field \"%svalues[%zu]\": expected a string",
+					       ctx, a);
+			snprintf(cell->values[a], sizeof(cell->values[a]), "%s", json_string_value(s));
+		}
+	}
+	return 0;
+}
+
+/* "cell" and "rep" of a sample or rep line, range-checked against the header. */
+static int read_cell_rep(struct rd *rd, json_t *o, const struct bt_results *res, int *cell,
+			 int *rep)
+{
+	int ret = get_i(rd, o, "", "cell", 1, INT_MIN, INT_MAX, cell);
+
+	if (ret < 0)
+		return ret;
+	if (*cell < 0 || *cell >= res->ncells)
+		return rd_fail(rd, -EINVAL, "cell %d out of range (the header has %d cells)", *cell,
+			       res->ncells);
+	if (rep == NULL)
+		return 0;
+	ret = get_i(rd, o, "", "rep", 1, INT_MIN, INT_MAX, rep);
+	if (ret < 0)
+		return ret;
+	if (*rep < 0)
+		return rd_fail(rd, -EINVAL, "rep %d out of range (must be >= 0)", *rep);
+	return 0;
+}
+
+static int read_sample(struct rd *rd, json_t *o, struct bt_results *res)
+{
+	struct bt_sample s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	if ((ret = read_cell_rep(rd, o, res, &s.cell, &s.rep)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "t", &s.t)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "dt", &s.dt)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "ops_s", &s.ops_s)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "bytes_s", &s.bytes_s)) < 0 ||
+	    (ret = get_u64(rd, o, "", "ops", &s.ops)) < 0 ||
+	    (ret = get_u64(rd, o, "", "lat_count", &s.lat_count)) < 0 ||
+	    (ret = get_u64(rd, o, "", "p50", &s.p50)) < 0 ||
+	    (ret = get_u64(rd, o, "", "p90", &s.p90)) < 0 ||
+	    (ret = get_u64(rd, o, "", "p99", &s.p99)) < 0 ||
+	    (ret = get_u64(rd, o, "", "p999", &s.p999)) < 0 ||
+	    (ret = get_u64(rd, o, "", "max", &s.max)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "cpu_pct", &s.cpu_pct)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "user_pct", &s.user_pct)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "sys_pct", &s.sys_pct)) < 0)
+		return ret;
+	ret = bt_results_add_sample(res, &s);
+	if (ret < 0)
+		return rd_fail(rd, ret, "out of memory");
+	return 0;
+}
+
+/* Rebuild a histogram from its sparse form; *out stays NULL for "hist": null. */
+static int read_hist(struct rd *rd, json_t *o, struct bt_hist **out)
+{
+	json_t *b;
+	uint32_t *idx = NULL;
+	uint64_t *cnt = NULL;
+	uint64_t min = 0, max = 0;
+	double sum = 0;
+	size_t nb = 0;
+	struct bt_hist *h = NULL;
+	int ret;
+
+	*out = NULL;
+	if (o == NULL || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		return rd_fail(rd, -EINVAL, "field \"hist\": expected an object or null");
+	if ((ret = get_u64(rd, o, "hist.", "min", &min)) < 0 ||
+	    (ret = get_u64(rd, o, "hist.", "max", &max)) < 0 ||
+	    (ret = get_dbl(rd, o, "hist.", "sum", &sum)) < 0)
+		return ret;
+	b = json_object_get(o, "b");
+	if (b != NULL && !json_is_null(b) && !json_is_array(b))
+		return rd_fail(rd, -EINVAL, "field \"hist.b\": expected an array");
+	nb = b != NULL ? json_array_size(b) : 0;
+	if (nb > BT_HIST_LEN)
+		return rd_fail(rd, -EINVAL, "field \"hist.b\": %zu buckets, at most %u", nb,
+			       (unsigned)BT_HIST_LEN);
+	if (nb > 0) {
+		idx = malloc(nb * sizeof(*idx));
+		cnt = malloc(nb * sizeof(*cnt));
+		if (idx == NULL || cnt == NULL) {
+			ret = rd_fail(rd, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < nb; i++) {
+		json_t *pair = json_array_get(b, i);
+		json_t *ji = json_array_get(pair, 0), *jc = json_array_get(pair, 1);
+
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(ji) ||
+		    !json_is_integer(jc) || json_integer_value(ji) < 0 ||
+		    json_integer_value(ji) >= BT_HIST_LEN || json_integer_value(jc) < 0) {
+			ret = rd_fail(rd, -EINVAL,
+				      "field \"hist.b[%zu]\": expected [index, count] with index 0..%u",
+				      i, (unsigned)BT_HIST_LEN - 1);
+			goto out;
+		}
+		idx[i] = (uint32_t)json_integer_value(ji);
+		cnt[i] = (uint64_t)json_integer_value(jc);
+	}
+	h = bt_hist_new();
+	if (h == NULL) {
+		ret = rd_fail(rd, -ENOMEM, "out of memory");
+		goto out;
+	}
+	ret = bt_hist_set_sparse(h, idx, cnt, nb, min, max, sum);
+	if (ret < 0) {
+		ret = rd_fail(rd, ret, "field \"hist\": bucket index out of range");
+		goto out;
+	}
+	*out = h;
+	h = NULL;
+out:
+	bt_hist_free(h);
+	free(idx);
+	free(cnt);
+	return ret;
+}
+
+static int read_workers(struct rd *rd, json_t *o, struct bt_rep *r)
+{
+	json_t *arr;
+	int ret = get_array(rd, o, "workers", &arr);
+
+	if (ret < 0 || arr == NULL || json_array_size(arr) == 0)
+		return ret;
+	if (json_array_size(arr) > 1000000)
+		return rd_fail(rd, -EINVAL, "field \"workers\": too many workers");
+	r->workers = calloc(json_array_size(arr), sizeof(*r->workers));
+	if (r->workers == NULL)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	r->nworkers = (int)json_array_size(arr);
+	for (int i = 0; i < r->nworkers; i++) {
+		json_t *wo = json_array_get(arr, (size_t)i);
+		struct bt_worker_result *wr = &r->workers[i];
+		char ctx[32];
+
+		snprintf(ctx, sizeof(ctx), "workers[%d].", i);
+		wr->cpu_first = wr->cpu_last = wr->pinned = -1;
+		if (!json_is_object(wo))
+			return rd_fail(rd, -EINVAL, "field \"workers[%d]\": expected an object", i);
+		if ((ret = get_u64(rd, wo, ctx, "ops", &wr->ops)) < 0 ||
+		    (ret = get_i(rd, wo, ctx, "cpu_first", 0, -1, INT_MAX, &wr->cpu_first)) < 0 ||
+		    (ret = get_i(rd, wo, ctx, "cpu_last", 0, -1, INT_MAX, &wr->cpu_last)) < 0 ||
+		    (ret = get_i(rd, wo, ctx, "pinned", 0, -1, INT_MAX, &wr->pinned)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
+{
+	struct bt_rep r;
+	long long lat_every = 0;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	if ((ret = read_cell_rep(rd, o, res, &r.cell, &r.rep)) < 0 ||
+	    (ret = get_bool(rd, o, "", "warmup", &r.warmup)) < 0 ||
+	    (ret = get_bool(rd, o, "", "ok", &r.ok)) < 0 ||
+	    (ret = get_str(rd, o, "", "verify", r.verify, sizeof(r.verify))) < 0 ||
+	    (ret = get_u64(rd, o, "", "ops", &r.ops)) < 0 ||
+	    (ret = get_u64(rd, o, "", "bytes", &r.bytes)) < 0 ||
+	    (ret = get_u64(rd, o, "", "errors", &r.errors)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "wall_s", &r.wall_s)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "user_s", &r.user_s)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "sys_s", &r.sys_s)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "vcsw", &r.vcsw)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "ivcsw", &r.ivcsw)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "ops_s", &r.ops_s)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "bytes_s", &r.bytes_s)) < 0 ||
+	    (ret = get_int(rd, o, "", "lat_every", 0, 0, UINT32_MAX, &lat_every)) < 0 ||
+	    (ret = read_hist(rd, json_object_get(o, "hist"), &r.hist)) < 0 ||
+	    (ret = read_workers(rd, o, &r)) < 0)
+		goto fail;
+	r.lat_every = (uint32_t)lat_every;
+	ret = bt_results_add_rep(res, &r);
+	if (ret < 0) {
+		ret = rd_fail(rd, ret, "out of memory");
+		goto fail;
+	}
+	return 0;
+fail:
+	bt_hist_free(r.hist);
+	free(r.workers);
+	return ret;
+}
+
+/* A cell line is a check: its rep count must match what the rep lines gave. */
+static int read_cell(struct rd *rd, json_t *o, struct bt_results *res)
+{
+	int c = 0, nreps = -1, ret;
+
+	if ((ret = read_cell_rep(rd, o, res, &c, NULL)) < 0 ||
+	    (ret = get_i(rd, o, "", "nreps", 0, 0, INT_MAX, &nreps)) < 0)
+		return ret;
+	ret = bt_results_summarize_cell(res, c);
+	if (ret < 0)
+		return rd_fail(rd, ret, "cannot summarize cell %d", c);
+	if (nreps >= 0 && nreps != res->cells[c].nreps)
+		return rd_fail(rd, -EINVAL, "cell %d says %d reps, but its rep lines give %d", c,
+			       nreps, res->cells[c].nreps);
+	return 0;
+}
+
+static int read_end(struct rd *rd, json_t *o, struct bt_results *res)
+{
+	char status[sizeof(res->status)] = "";
+	int ret;
+
+	if ((ret = get_str(rd, o, "", "status", status, sizeof(status))) < 0 ||
+	    (ret = get_str(rd, o, "", "error", res->error, sizeof(res->error))) < 0)
+		return ret;
+	snprintf(res->status, sizeof(res->status), "%s", status[0] ? status : "complete");
+	return 0;
+}
+
+/* Dispatch one parsed line after the header. Unknown types are skipped. */
+static int read_line(struct rd *rd, json_t *o, struct bt_results *res, int *end_seen)
+{
+	const char *type;
+
+	if (!json_is_object(o))
+		return rd_fail(rd, -EINVAL, "not a JSON object");
+	if (!json_is_string(json_object_get(o, "type")))
+		return rd_fail(rd, -EINVAL, "field \"type\": missing or not a string");
+	type = json_string_value(json_object_get(o, "type"));
+	if (strcmp(type, "sample") == 0)
+		return read_sample(rd, o, res);
+	if (strcmp(type, "rep") == 0)
+		return read_rep(rd, o, res);
+	if (strcmp(type, "cell") == 0)
+		return read_cell(rd, o, res);
+	if (strcmp(type, "end") == 0) {
+		*end_seen = 1;
+		return read_end(rd, o, res);
+	}
+	if (strcmp(type, "header") == 0)
+		return rd_fail(rd, -EINVAL, "a second header");
+	return 0;
+}
+
+static int blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/*
+ * The reader. The file is taken line by line: a line that does not parse is
+ * an error, except the last one when it has no newline: that is where a
+ * killed writer stopped (torn), and everything before it is kept.
+ */
+int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
+{
+	struct rd rd = { .path = path, .line = 0, .err = err };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int inited = 0, end_seen = 0, ret = 0;
+	FILE *f;
+
+	memset(res, 0, sizeof(*res));
+	f = fopen(path, "re");
+	if (f == NULL) {
+		int e = errno;
+
+		return bt_err_set(err, -e, "%s: %s", path, strerror(e));
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		int has_nl = len > 0 && line[len - 1] == '\n';
+		json_error_t jerr;
+		json_t *o;
+
+		rd.line++;
+		if (has_nl)
+			len--;
+		if (rd.line > 1 && blank(line, (size_t)len))
+			continue;
+		o = json_loadb(line, (size_t)len, 0, &jerr);
+		if (o == NULL) {
+			if (!inited) {
+				ret = rd_fail(&rd, -EINVAL, "not a benchtop recording");
+				goto out;
+			}
+			if (!has_nl) {
+				res->torn = 1;
+				break;
+			}
+			ret = rd_fail(&rd, -EINVAL, "invalid JSON: %s", jerr.text);
+			goto out;
+		}
+		if (!inited)
+			ret = read_header(&rd, o, res, &inited);
+		else
+			ret = read_line(&rd, o, res, &end_seen);
+		json_decref(o);
+		if (ret < 0)
+			goto out;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		ret = bt_err_set(err, -e, "%s: %s", path, strerror(e));
+		goto out;
+	}
+	if (rd.line == 0) {
+		ret = bt_err_set(err, -EINVAL, "%s: empty file, not a benchtop recording", path);
+		goto out;
+	}
+
+	for (int c = 0; c < res->ncells; c++) {
+		int any = 0;
+
+		for (int i = 0; i < res->nreps && !any; i++)
+			any = res->reps[i].cell == c;
+		if (any && (ret = bt_results_summarize_cell(res, c)) < 0) {
+			bt_err_set(err, ret, "%s: cannot summarize cell %d", path, c);
+			goto out;
+		}
+	}
+	if (!end_seen) {
+		snprintf(res->status, sizeof(res->status), "interrupted");
+		snprintf(res->error, sizeof(res->error),
+			 "recording ends without an end line (the run was killed or crashed)");
+	} else if (res->torn) {
+		snprintf(res->status, sizeof(res->status), "interrupted");
+		if (res->error[0] == '\0')
+			snprintf(res->error, sizeof(res->error),
+				 "the last line of the recording is cut short");
+	}
+out:
+	free(line);
+	fclose(f);
+	if (ret < 0) {
+		if (inited)
+			bt_results_destroy(res);
+		memset(res, 0, sizeof(*res));
+	}
+	return ret;
+}

@@ -30,6 +30,7 @@
 #ifndef BT_CORE_RECORDING_H
 #define BT_CORE_RECORDING_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/err.h"
@@ -40,6 +41,7 @@
 struct bt_recw {
 	FILE *f;
 	char path[4096];
+	int error;	/* sticky: the first write error (-errno), 0 while all is well */
 };
 
 /* The default directory: $XDG_STATE_HOME/benchtop/sessions, else ~/.local/state/benchtop/sessions. */

@@ -1,1 +1,831 @@
-/* being written */
+/*
+ * report.c - the results table (see report.h).
+ *
+ * Text and Markdown share one layout: rows are the values of the first axis,
+ * column groups the combinations of the other axes (both in the order they
+ * first appear among the cells), six columns per group. Strings are put in a
+ * grid first, then column widths are measured and everything is printed
+ * aligned. CSV and JSON are one record per cell with the same field names.
+ */
+#include "core/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/units.h"
+
+int bt_format_parse(const char *s, enum bt_format *out)
+{
+	static const struct {
+		const char *name;
+		enum bt_format fmt;
+	} names[] = {
+		{ "text", BT_FMT_TEXT }, { "markdown", BT_FMT_MARKDOWN }, { "md", BT_FMT_MARKDOWN },
+		{ "csv", BT_FMT_CSV }, { "json", BT_FMT_JSON },
+	};
+
+	for (size_t i = 0; s != NULL && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i].name) == 0) {
+			*out = names[i].fmt;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* ---- grid of strings, printed aligned ---------------------------------- */
+
+#define CELL_MAX 160
+
+struct grid {
+	int rows, cols;
+	char *s;		/* rows * cols cells of CELL_MAX bytes */
+	int *w;			/* display width of each column */
+	char *right;		/* 1: column is right-aligned */
+};
+
+static int grid_init(struct grid *g, int rows, int cols)
+{
+	g->rows = rows;
+	g->cols = cols;
+	g->s = calloc((size_t)rows * (size_t)cols, CELL_MAX);
+	g->w = calloc((size_t)cols, sizeof(*g->w));
+	g->right = calloc((size_t)cols, 1);
+	if (g->s == NULL || g->w == NULL || g->right == NULL)
+		return -ENOMEM;
+	return 0;
+}
+
+static void grid_free(struct grid *g)
+{
+	free(g->s);
+	free(g->w);
+	free(g->right);
+}
+
+static char *gcell(const struct grid *g, int r, int c)
+{
+	return g->s + ((size_t)r * (size_t)g->cols + (size_t)c) * CELL_MAX;
+}
+
+static void gset(struct grid *g, int r, int c, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void gset(struct grid *g, int r, int c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(gcell(g, r, c), CELL_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* Columns a string takes on a terminal: UTF-8 code points (all we print are one column wide). */
+static int dwidth(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static void grid_measure(struct grid *g)
+{
+	for (int c = 0; c < g->cols; c++) {
+		g->w[c] = 0;
+		for (int r = 0; r < g->rows; r++) {
+			int w = dwidth(gcell(g, r, c));
+
+			if (w > g->w[c])
+				g->w[c] = w;
+		}
+	}
+}
+
+/* Markdown cells must not contain '|': escape it in place (truncating if needed). */
+static void grid_md_escape(struct grid *g)
+{
+	for (int r = 0; r < g->rows; r++) {
+		for (int c = 0; c < g->cols; c++) {
+			char tmp[CELL_MAX], *s = gcell(g, r, c);
+			size_t o = 0;
+
+			for (const char *p = s; *p && o + 2 < sizeof(tmp); p++) {
+				if (*p == '|')
+					tmp[o++] = '\\';
+				tmp[o++] = *p;
+			}
+			tmp[o] = '\0';
+			memcpy(s, tmp, o + 1);
+		}
+	}
+}
+
+static void spaces(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc(' ', f);
+}
+
+static void chars(FILE *f, int ch, int n)
+{
+	while (n-- > 0)
+		fputc(ch, f);
+}
+
+/* s padded to w columns; trailing padding is left out when last is set. */
+static void pad(FILE *f, const char *s, int w, int right, int last)
+{
+	int fill = w - dwidth(s);
+
+	if (right)
+		spaces(f, fill);
+	fputs(s, f);
+	if (!right && !last)
+		spaces(f, fill);
+}
+
+/* ---- layout: rows = first axis, groups = the other axes ----------------- */
+
+/* Seconds as a duration with a fitting unit ("2.74ms"); exact zero as "0". */
+static char *fmt_secs(double s, char *buf, size_t n)
+{
+	if (s == 0) {
+		snprintf(buf, n, "0");
+		return buf;
+	}
+	return bt_fmt_ns(s * 1e9, buf, n);
+}
+
+#define NCOLS 6		/* throughput, sd%, wall, user, sys, csw */
+
+struct layout {
+	int nrows, ngroups;
+	int *row_cell;		/* first cell with each row's value */
+	int *group_cell;	/* first cell with each group's values */
+	int *slot;		/* [nrows * ngroups]: cell index or -1 */
+};
+
+static int same_row(const struct bt_results *res, const struct bt_cell *a, const struct bt_cell *b)
+{
+	return res->naxes < 1 || strcmp(a->values[0], b->values[0]) == 0;
+}
+
+static int same_group(const struct bt_results *res, const struct bt_cell *a,
+		      const struct bt_cell *b)
+{
+	for (int i = 1; i < res->naxes && i < BT_RES_AXES; i++)
+		if (strcmp(a->values[i], b->values[i]) != 0)
+			return 0;
+	return 1;
+}
+
+static void layout_free(struct layout *l)
+{
+	free(l->row_cell);
+	free(l->group_cell);
+	free(l->slot);
+}
+
+static int layout_build(const struct bt_results *res, struct layout *l)
+{
+	int n = res->ncells > 0 ? res->ncells : 1, rc = 0;
+	int *at = malloc(2 * (size_t)n * sizeof(int));	/* row and group of each cell */
+
+	memset(l, 0, sizeof(*l));
+	l->row_cell = calloc((size_t)n, sizeof(int));
+	l->group_cell = calloc((size_t)n, sizeof(int));
+	if (at == NULL || l->row_cell == NULL || l->group_cell == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_cell *cell = &res->cells[c];
+		int r, g;
+
+		for (r = 0; r < l->nrows; r++)
+			if (same_row(res, &res->cells[l->row_cell[r]], cell))
+				break;
+		if (r == l->nrows)
+			l->row_cell[l->nrows++] = c;
+		for (g = 0; g < l->ngroups; g++)
+			if (same_group(res, &res->cells[l->group_cell[g]], cell))
+				break;
+		if (g == l->ngroups)
+			l->group_cell[l->ngroups++] = c;
+		at[2 * c] = r;
+		at[2 * c + 1] = g;
+	}
+	l->slot = malloc(((size_t)l->nrows * (size_t)l->ngroups + 1) * sizeof(int));
+	if (l->slot == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < l->nrows * l->ngroups; i++)
+		l->slot[i] = -1;
+	for (int c = 0; c < res->ncells; c++)
+		l->slot[at[2 * c] * l->ngroups + at[2 * c + 1]] = c;
+out:
+	free(at);
+	if (rc < 0)
+		layout_free(l);
+	return rc;
+}
+
+/* "lock=mutex notify=signal": the cell's values on every axis from 'from' on. */
+static void axes_label(const struct bt_results *res, const struct bt_cell *cell, int from,
+		       char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int a = from; a < res->naxes && a < BT_RES_AXES && o < n; a++) {
+		int k = snprintf(buf + o, n - o, "%s%s=%s", o ? " " : "", res->axes[a],
+				 cell->values[a]);
+
+		if (k < 0)
+			break;
+		o += (size_t)k;
+	}
+}
+
+/* What a latency line or a CSV row calls a cell. */
+static void cell_name(const struct bt_results *res, const struct bt_cell *cell, char *buf,
+		      size_t n)
+{
+	if (cell->label[0])
+		snprintf(buf, n, "%s", cell->label);
+	else if (res->naxes > 0)
+		axes_label(res, cell, 0, buf, n);
+	else
+		snprintf(buf, n, "%s", res->workload);
+}
+
+static const char *status_of(const struct bt_results *res)
+{
+	return res->status[0] ? res->status : "running";
+}
+
+static int max_total_reps(const struct bt_results *res)
+{
+	int m = 0;
+
+	for (int c = 0; c < res->ncells; c++)
+		if (res->cells[c].total_reps > m)
+			m = res->cells[c].total_reps;
+	return m;
+}
+
+static const char *unit_of(const struct bt_results *res)
+{
+	return res->unit[0] ? res->unit : "ops";
+}
+
+/* The six strings of one cell in the table; an unfinished cell shows only "-" or "failed". */
+static void fill_cell(struct grid *g, int r, int c0, const struct bt_cell *cell)
+{
+	char b[32];
+
+	if (cell == NULL)
+		return;
+	if (!cell->done) {
+		gset(g, r, c0, "%s", cell->failed ? "failed" : "-");
+		return;
+	}
+	gset(g, r, c0, "%s", bt_fmt_si(cell->ops_s.median, b, sizeof(b)));
+	if (cell->ops_s.n >= 2 && cell->ops_s.median != 0)
+		gset(g, r, c0 + 1, "%.1f", 100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median));
+	gset(g, r, c0 + 2, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
+	gset(g, r, c0 + 3, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
+	gset(g, r, c0 + 4, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
+	gset(g, r, c0 + 5, "%s", bt_fmt_si(cell->vcsw.median + cell->ivcsw.median, b, sizeof(b)));
+}
+
+/*
+ * The main table as a grid: row 0 holds the column names (in Markdown the
+ * first column of each group also carries the group's label, since a
+ * Markdown table has no spanning header row).
+ */
+static int table_grid(const struct bt_results *res, const struct layout *l, int md,
+		      struct grid *g)
+{
+	static const char *const names[NCOLS] = { NULL, "sd%", "wall", "user", "sys", "csw" };
+	int ngroups = l->ngroups > 0 ? l->ngroups : 1;
+
+	if (grid_init(g, 1 + l->nrows, 1 + NCOLS * ngroups) < 0)
+		return -ENOMEM;
+	gset(g, 0, 0, "%s", res->naxes > 0 ? res->axes[0] : "workload");
+	for (int gr = 0; gr < ngroups; gr++) {
+		char label[256] = "";
+
+		if (md && l->ngroups > 0 && res->naxes > 1)
+			axes_label(res, &res->cells[l->group_cell[gr]], 1, label, sizeof(label));
+		for (int k = 0; k < NCOLS; k++) {
+			int c = 1 + gr * NCOLS + k;
+
+			g->right[c] = 1;
+			if (k == 0)
+				gset(g, 0, c, "%s%s%s/s", label, label[0] ? " " : "", unit_of(res));
+			else
+				gset(g, 0, c, "%s", names[k]);
+		}
+	}
+	for (int r = 0; r < l->nrows; r++) {
+		const struct bt_cell *first = &res->cells[l->row_cell[r]];
+
+		gset(g, 1 + r, 0, "%s", res->naxes > 0 ? first->values[0] : res->workload);
+		for (int gr = 0; gr < l->ngroups; gr++) {
+			int c = l->slot[r * l->ngroups + gr];
+
+			fill_cell(g, 1 + r, 1 + gr * NCOLS, c >= 0 ? &res->cells[c] : NULL);
+		}
+	}
+	if (md)
+		grid_md_escape(g);
+	grid_measure(g);
+	return 0;
+}
+
+/* The latency lines as a grid, one row per cell. */
+static int latency_grid(const struct bt_results *res, int md, struct grid *g)
+{
+	static const char *const head[] = {
+		"", "p50", "p90", "p99", "p99.9", "max", "mean", "count", "",
+	};
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	const int ncols = (int)(sizeof(head) / sizeof(head[0]));
+
+	if (grid_init(g, 1 + res->ncells, ncols) < 0)
+		return -ENOMEM;
+	for (int c = 0; c < ncols; c++) {
+		gset(g, 0, c, "%s", head[c]);
+		g->right[c] = c > 0 && c < ncols - 1;
+	}
+	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	for (int i = 0; i < res->ncells; i++) {
+		const struct bt_cell *cell = &res->cells[i];
+		const struct bt_hist *h = cell->hist;
+		char b[32];
+		int r = 1 + i;
+
+		cell_name(res, cell, gcell(g, r, 0), CELL_MAX);
+		if (!cell->done || h == NULL || h->total == 0) {
+			gset(g, r, 1, "-");
+			continue;
+		}
+		for (int k = 0; k < 4; k++)
+			gset(g, r, 1 + k, "%s", bt_fmt_ns((double)bt_hist_percentile(h, pct[k]), b,
+							  sizeof(b)));
+		gset(g, r, 5, "%s", bt_fmt_ns((double)h->max, b, sizeof(b)));
+		gset(g, r, 6, "%s", bt_fmt_ns(bt_hist_mean(h), b, sizeof(b)));
+		gset(g, r, 7, "%" PRIu64, h->total);
+		if (cell->lat_every > 1)
+			gset(g, r, 8, "(1/%" PRIu32 " timed)", cell->lat_every);
+	}
+	if (md)
+		grid_md_escape(g);
+	grid_measure(g);
+	return 0;
+}
+
+static int any_hist(const struct bt_results *res)
+{
+	for (int c = 0; c < res->ncells; c++)
+		if (res->cells[c].hist != NULL)
+			return 1;
+	return 0;
+}
+
+static void write_title(FILE *f, const struct bt_results *res)
+{
+	int reps = max_total_reps(res);
+
+	fprintf(f, "%s - throughput in %s/s (median of %d rep%s, sd%% = stddev in %% of it); "
+		"wall, user, sys times and csw (context switches) are medians\n",
+		res->workload[0] ? res->workload : "results", unit_of(res), reps,
+		reps == 1 ? "" : "s");
+}
+
+static void write_status(FILE *f, const struct bt_results *res)
+{
+	if (strcmp(status_of(res), "complete") == 0)
+		return;
+	fprintf(f, "\nsession %s: %d of %d cells finished%s%s%s\n", status_of(res),
+		bt_results_cells_done(res), res->ncells, res->error[0] ? " (" : "", res->error,
+		res->error[0] ? ")" : "");
+}
+
+/* Plain rows: columns separated by two spaces, groups by " | ". */
+static void text_row(FILE *f, const struct grid *g, int r)
+{
+	for (int c = 0; c < g->cols; c++) {
+		if (c > 0)
+			fputs((c - 1) % NCOLS == 0 ? " | " : "  ", f);
+		pad(f, gcell(g, r, c), g->w[c], g->right[c], c == g->cols - 1);
+	}
+	fputc('\n', f);
+}
+
+static int write_text(FILE *f, const struct bt_results *res)
+{
+	struct layout l;
+	struct grid g = { 0 };
+	int ngroups, rc;
+
+	if (layout_build(res, &l) < 0)
+		return -ENOMEM;
+	rc = table_grid(res, &l, 0, &g);
+	if (rc < 0)
+		goto out;
+	ngroups = l.ngroups > 0 ? l.ngroups : 1;
+
+	/* A group label wider than its columns widens the group's last column. */
+	if (res->naxes > 1) {
+		for (int gr = 0; gr < l.ngroups; gr++) {
+			char label[256];
+			int span = 2 * (NCOLS - 1);
+
+			axes_label(res, &res->cells[l.group_cell[gr]], 1, label, sizeof(label));
+			for (int k = 0; k < NCOLS; k++)
+				span += g.w[1 + gr * NCOLS + k];
+			if (dwidth(label) > span)
+				g.w[(gr + 1) * NCOLS] += dwidth(label) - span;
+		}
+	}
+
+	write_title(f, res);
+	fputc('\n', f);
+	if (res->naxes > 1) {
+		spaces(f, g.w[0]);
+		for (int gr = 0; gr < l.ngroups; gr++) {
+			char label[256];
+			int span = 2 * (NCOLS - 1);
+
+			for (int k = 0; k < NCOLS; k++)
+				span += g.w[1 + gr * NCOLS + k];
+			axes_label(res, &res->cells[l.group_cell[gr]], 1, label, sizeof(label));
+			fputs(" | ", f);
+			pad(f, label, span, 0, gr == l.ngroups - 1);
+		}
+		fputc('\n', f);
+	}
+	text_row(f, &g, 0);
+	chars(f, '-', g.w[0]);
+	for (int gr = 0; gr < ngroups; gr++) {
+		int span = 2 * (NCOLS - 1);
+
+		for (int k = 0; k < NCOLS; k++)
+			span += g.w[1 + gr * NCOLS + k];
+		fputs("-+-", f);
+		chars(f, '-', span);
+	}
+	fputc('\n', f);
+	for (int r = 1; r < g.rows; r++)
+		text_row(f, &g, r);
+
+	if (any_hist(res)) {
+		struct grid lg = { 0 };
+
+		rc = latency_grid(res, 0, &lg);
+		if (rc == 0) {
+			fprintf(f, "\nlatency%s%s\n", res->lat_what[0] ? ": " : "", res->lat_what);
+			for (int r = 0; r < lg.rows; r++) {
+				for (int c = 0; c < lg.cols; c++) {
+					if (c > 0)
+						fputs("  ", f);
+					pad(f, gcell(&lg, r, c), lg.w[c], lg.right[c], c == lg.cols - 1);
+				}
+				fputc('\n', f);
+			}
+		}
+		grid_free(&lg);
+		if (rc < 0)
+			goto out;
+	}
+	write_status(f, res);
+out:
+	grid_free(&g);
+	layout_free(&l);
+	return rc;
+}
+
+static void md_table(FILE *f, const struct grid *g)
+{
+	for (int r = 0; r < g->rows; r++) {
+		fputc('|', f);
+		for (int c = 0; c < g->cols; c++) {
+			fputc(' ', f);
+			pad(f, gcell(g, r, c), g->w[c] < 3 ? 3 : g->w[c], g->right[c], 0);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+		if (r != 0)
+			continue;
+		fputc('|', f);
+		for (int c = 0; c < g->cols; c++) {
+			int w = g->w[c] < 3 ? 3 : g->w[c];
+
+			fputc(g->right[c] ? '-' : ':', f);
+			chars(f, '-', w);
+			fputs(g->right[c] ? ":|" : "-|", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static int write_markdown(FILE *f, const struct bt_results *res)
+{
+	struct layout l;
+	struct grid g = { 0 };
+	int rc;
+
+	if (layout_build(res, &l) < 0)
+		return -ENOMEM;
+	rc = table_grid(res, &l, 1, &g);
+	if (rc < 0)
+		goto out;
+	write_title(f, res);
+	fputc('\n', f);
+	md_table(f, &g);
+	if (any_hist(res)) {
+		struct grid lg = { 0 };
+
+		rc = latency_grid(res, 1, &lg);
+		if (rc == 0) {
+			fprintf(f, "\nlatency%s%s\n\n", res->lat_what[0] ? ": " : "", res->lat_what);
+			md_table(f, &lg);
+		}
+		grid_free(&lg);
+		if (rc < 0)
+			goto out;
+	}
+	write_status(f, res);
+out:
+	grid_free(&g);
+	layout_free(&l);
+	return rc;
+}
+
+/* ---- CSV and JSON: one record per cell ----------------------------------- */
+
+static const char *cell_state(const struct bt_cell *cell)
+{
+	if (cell->done)
+		return "done";
+	if (cell->failed)
+		return "failed";
+	return cell->nreps > 0 ? "partial" : "pending";
+}
+
+enum { V_REAL, V_UINT };
+
+/* One numeric field of a cell record; valid is 0 when it has no value yet. */
+struct field {
+	const char *name;
+	int kind;
+	int valid;
+	double d;
+	uint64_t u;
+};
+
+#define NFIELDS 22
+
+/*
+ * The numeric fields of a cell, in CSV column order. Statistics exist only
+ * for a finished cell, latency only when it also has a histogram.
+ */
+static void cell_fields(const struct bt_cell *cell, struct field *fl)
+{
+	const struct bt_hist *h = cell->done && cell->hist && cell->hist->total ? cell->hist : NULL;
+	const int ok = cell->done;
+	int i = 0;
+
+#define REAL(n, v, ok_) fl[i++] = (struct field){ n, V_REAL, (ok_), (v), 0 }
+#define UINT(n, v, ok_) fl[i++] = (struct field){ n, V_UINT, (ok_), 0, (v) }
+	UINT("reps", (uint64_t)(cell->nreps > 0 ? cell->nreps : 0), 1);
+	REAL("ops_s_min", cell->ops_s.min, ok);
+	REAL("ops_s_median", cell->ops_s.median, ok);
+	REAL("ops_s_max", cell->ops_s.max, ok);
+	REAL("ops_s_mean", cell->ops_s.mean, ok);
+	REAL("ops_s_stddev", cell->ops_s.stddev, ok);
+	REAL("ops_s_ci95", cell->ops_s.ci95, ok);
+	REAL("bytes_s_median", cell->bytes_s.median, ok);
+	REAL("wall_s", cell->wall_s.median, ok);
+	REAL("user_s", cell->user_s.median, ok);
+	REAL("sys_s", cell->sys_s.median, ok);
+	REAL("vcsw", cell->vcsw.median, ok);
+	REAL("ivcsw", cell->ivcsw.median, ok);
+	UINT("p50_ns", h ? bt_hist_percentile(h, 50) : 0, h != NULL);
+	UINT("p90_ns", h ? bt_hist_percentile(h, 90) : 0, h != NULL);
+	UINT("p99_ns", h ? bt_hist_percentile(h, 99) : 0, h != NULL);
+	UINT("p999_ns", h ? bt_hist_percentile(h, 99.9) : 0, h != NULL);
+	UINT("max_ns", h ? h->max : 0, h != NULL);
+	REAL("mean_ns", h ? bt_hist_mean(h) : 0, h != NULL);
+	UINT("lat_count", h ? h->total : 0, h != NULL);
+	UINT("lat_every", cell->lat_every, 1);
+	fl[i++] = (struct field){ NULL, 0, 0, 0, 0 };
+#undef REAL
+#undef UINT
+}
+
+/* One CSV field, quoted per RFC 4180 when it holds a comma, quote or line break. */
+static void csv_str(FILE *f, const char *s, int first)
+{
+	if (!first)
+		fputc(',', f);
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int write_csv(FILE *f, const struct bt_results *res)
+{
+	struct field fl[NFIELDS];
+	struct bt_cell dummy = { 0 };
+
+	csv_str(f, "workload", 1);
+	for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
+		csv_str(f, res->axes[a], 0);
+	csv_str(f, "state", 0);
+	cell_fields(&dummy, fl);
+	for (int k = 0; fl[k].name; k++)
+		csv_str(f, fl[k].name, 0);
+	fputc('\n', f);
+
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_cell *cell = &res->cells[c];
+
+		csv_str(f, res->workload, 1);
+		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
+			csv_str(f, cell->values[a], 0);
+		csv_str(f, cell_state(cell), 0);
+		cell_fields(cell, fl);
+		for (int k = 0; fl[k].name; k++) {
+			fputc(',', f);
+			if (!fl[k].valid)
+				continue;
+			if (fl[k].kind == V_UINT)
+				fprintf(f, "%" PRIu64, fl[k].u);
+			else if (isfinite(fl[k].d))
+				fprintf(f, "%.15g", fl[k].d);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+/* json_object_set_new that treats a NULL value (allocation failure, NaN) as an error. */
+static int jset(json_t *obj, const char *key, json_t *v)
+{
+	if (v == NULL)
+		return -ENOMEM;
+	return json_object_set_new(obj, key, v) == 0 ? 0 : -ENOMEM;
+}
+
+static json_t *jreal(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cell)
+{
+	struct field fl[NFIELDS];
+	char name[256];
+	json_t *o = json_object(), *values = json_object();
+	int rc = 0;
+
+	if (o == NULL || values == NULL) {
+		json_decref(values);
+		goto fail;
+	}
+	cell_name(res, cell, name, sizeof(name));
+	for (int a = 0; a < res->naxes && a < BT_RES_AXES && rc == 0; a++)
+		rc = jset(values, res->axes[a], json_string(cell->values[a]));
+	rc = rc ? rc : jset(o, "index", json_integer(cell->index));
+	rc = rc ? rc : jset(o, "label", json_string(name));
+	rc = rc ? rc : jset(o, "values", json_incref(values));
+	rc = rc ? rc : jset(o, "state", json_string(cell_state(cell)));
+	json_decref(values);
+	cell_fields(cell, fl);
+	for (int k = 0; fl[k].name && rc == 0; k++) {
+		json_t *v;
+
+		if (!fl[k].valid)
+			v = json_null();
+		else if (fl[k].kind == V_UINT)
+			v = json_integer((json_int_t)fl[k].u);
+		else
+			v = jreal(fl[k].d);
+		rc = jset(o, fl[k].name, v);
+	}
+	if (rc == 0)
+		return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+static int write_json(FILE *f, const struct bt_results *res)
+{
+	json_t *root = json_object(), *axes = json_array(), *cells = json_array();
+	int rc = 0;
+
+	if (root == NULL || axes == NULL || cells == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int a = 0; a < res->naxes && a < BT_RES_AXES && rc == 0; a++)
+		if (json_array_append_new(axes, json_string(res->axes[a])) < 0)
+			rc = -ENOMEM;
+	for (int c = 0; c < res->ncells && rc == 0; c++)
+		if (json_array_append_new(cells, cell_json(res, &res->cells[c])) < 0)
+			rc = -ENOMEM;
+	rc = rc ? rc : jset(root, "workload", json_string(res->workload));
+	rc = rc ? rc : jset(root, "unit", json_string(res->unit));
+	rc = rc ? rc : jset(root, "lat_what", json_string(res->lat_what));
+	rc = rc ? rc : jset(root, "version", json_string(res->version));
+	rc = rc ? rc : jset(root, "status", json_string(status_of(res)));
+	rc = rc ? rc : jset(root, "error", json_string(res->error));
+	rc = rc ? rc : jset(root, "cells_done", json_integer(bt_results_cells_done(res)));
+	rc = rc ? rc : jset(root, "axes", json_incref(axes));
+	rc = rc ? rc : jset(root, "cells", json_incref(cells));
+	if (rc == 0 && (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ||
+			fputc('\n', f) == EOF))
+		rc = -EIO;
+out:
+	json_decref(axes);
+	json_decref(cells);
+	json_decref(root);
+	return rc;
+}
+
+/*
+ * Run a text writer into memory, then copy its output to f without the
+ * blanks that padding leaves at the end of lines.
+ */
+static int write_trimmed(FILE *f, const struct bt_results *res,
+			 int (*writer)(FILE *, const struct bt_results *))
+{
+	char *buf = NULL;
+	size_t len = 0, i = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (m == NULL)
+		return -errno;
+	rc = writer(m, res);
+	if (fclose(m) == EOF && rc == 0)
+		rc = -ENOMEM;
+	while (rc == 0 && i < len) {
+		size_t k = strcspn(buf + i, "\n"), e = k;
+
+		while (e > 0 && buf[i + e - 1] == ' ')
+			e--;
+		fwrite(buf + i, 1, e, f);
+		if (i + k < len)
+			fputc('\n', f);
+		i += k + 1;
+	}
+	free(buf);
+	return rc;
+}
+
+int bt_report_write(FILE *f, const struct bt_results *res, enum bt_format fmt)
+{
+	int rc;
+
+	switch (fmt) {
+	case BT_FMT_TEXT:
+		rc = write_trimmed(f, res, write_text);
+		break;
+	case BT_FMT_MARKDOWN:
+		rc = write_trimmed(f, res, write_markdown);
+		break;
+	case BT_FMT_CSV:
+		rc = write_csv(f, res);
+		break;
+	case BT_FMT_JSON:
+		rc = write_json(f, res);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (rc == 0 && (fflush(f) == EOF || ferror(f)))
+		rc = -EIO;
+	return rc;
+}

@@ -97,7 +97,11 @@ struct bt_results {
 int bt_results_init(struct bt_results *res, int ncells);
 void bt_results_destroy(struct bt_results *res);
 
-/* Append a copy of *r; ownership of r->hist and r->workers moves to res. */
+/*
+ * Append a copy of *r; ownership of r->hist and r->workers moves to res,
+ * also on failure (-EINVAL for a cell out of range, -ENOMEM: then they are
+ * freed), and both are set to NULL in *r.
+ */
 int bt_results_add_rep(struct bt_results *res, struct bt_rep *r);
 int bt_results_add_sample(struct bt_results *res, const struct bt_sample *s);
 

@@ -5,6 +5,8 @@
 #ifndef BT_CORE_TOPO_H
 #define BT_CORE_TOPO_H
 
+#include <stddef.h>
+
 #include "core/err.h"
 
 struct bt_topo_cpu {

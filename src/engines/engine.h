@@ -28,7 +28,12 @@ struct bt_engine_cfg {
 	uint32_t lat_every;		/* 1 in N ops timed; 0 = adapt to the op cost */
 	double clock_cost_ns;		/* measured cost of one clock read */
 	uint64_t sample_ns;		/* sampler interval (default 100 ms) */
-	void (*on_sample)(void *arg, const struct bt_sample *s);	/* may be NULL */
+	/*
+	 * Called on the calling thread after each interval with the sample and
+	 * the per-worker op counts (worker_ops[0..nworkers-1]). May be NULL.
+	 */
+	void (*on_sample)(void *arg, const struct bt_sample *s, const uint64_t *worker_ops,
+			  int nworkers);
 	void *arg;
 	_Atomic int *cancel;		/* raised by the face to stop at once; may be NULL */
 	int cell, rep;			/* copied into samples */

@@ -36,7 +36,7 @@ static inline void bt_recorder_record(struct bt_recorder *r, uint64_t v)
 {
 	int64_t e = atomic_fetch_add_explicit(&r->start_epoch, 1, memory_order_seq_cst);
 
-	bt_hist_record(r->h[atomic_load_explicit(&r->active, memory_order_acquire)], v);
+	bt_hist_record(r->h[atomic_load_explicit(&r->active, memory_order_seq_cst)], v);
 	atomic_fetch_add_explicit(e < 0 ? &r->odd_end : &r->even_end, 1, memory_order_release);
 }
 

@@ -1,1 +1,491 @@
-/* being written */
+/*
+ * runner.c - the run API (see runner.h): a controller thread walks the cells
+ * of a plan, runs warmup + reps of each on the thread engine, keeps the
+ * results and writes the recording as they arrive.
+ */
+#include "engines/runner.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt_config.h"
+#include "core/clock.h"
+#include "core/recording.h"
+#include "core/sysinfo.h"
+#include "core/topo.h"
+#include "engines/engine.h"
+#include "engines/pin.h"
+
+enum { C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_COUNT };
+
+const struct bt_param bt_common_params[] = {
+	[C_REPS] = { .name = "reps", .kind = BT_P_INT, .def = "5", .min = 1, .max = 1000,
+		     .help = "measured repetitions of every cell", .flags = BT_PF_NOSWEEP },
+	[C_WARMUP] = { .name = "warmup", .kind = BT_P_INT, .def = "1", .min = 0, .max = 100,
+		       .help = "repetitions run first and not counted", .flags = BT_PF_NOSWEEP },
+	[C_DURATION] = { .name = "duration", .kind = BT_P_DURATION, .def = "0", .min = 0,
+			 .max = 24 * 3600 * 1000000000ll,
+			 .help = "stop each rep after this long (0: the workload's default rule)",
+			 .flags = BT_PF_NOSWEEP },
+	[C_OPS] = { .name = "ops", .kind = BT_P_INT, .def = "0", .min = 0, .max = 1000000000000000ll,
+		    .help = "stop each rep after this many ops in total (0: the workload's default rule)",
+		    .flags = BT_PF_NOSWEEP },
+	[C_PIN] = { .name = "pin", .kind = BT_P_STRING, .def = "none",
+		    .help = "CPU pinning: none, compact, scatter or list:0,2,4-7",
+		    .ticks = "none,compact,scatter", .check = bt_pin_check },
+	[C_LAT] = { .name = "lat", .kind = BT_P_BOOL, .def = "on",
+		    .help = "record latencies", .flags = BT_PF_NOSWEEP },
+	[C_LAT_EVERY] = { .name = "lat_every", .kind = BT_P_INT, .def = "0", .min = 0, .max = 65536,
+			  .help = "time 1 in N ops (0: adapt so timing costs ~1% of an op)",
+			  .flags = BT_PF_NOSWEEP },
+	[C_SAMPLE] = { .name = "sample", .kind = BT_P_DURATION, .def = "100ms", .min = 10000000ll,
+		       .max = 10000000000ll, .help = "interval of the live samples",
+		       .flags = BT_PF_NOSWEEP },
+};
+
+const size_t bt_common_nparams = C_COUNT;
+
+int bt_run_plan_init(struct bt_plan *pl, const struct bt_workload *wl, struct bt_err *err)
+{
+	return bt_plan_init(pl, wl->name, bt_common_params, bt_common_nparams, wl->params,
+			    wl->nparams, err);
+}
+
+int bt_run_plan_finalize(struct bt_plan *pl, const struct bt_workload *wl, struct bt_err *err)
+{
+	if (wl->stop_default == NULL || pl->vals[C_DURATION][0].i || pl->vals[C_OPS][0].i)
+		return 0;
+	return bt_plan_set_arg(pl, wl->stop_default, err);
+}
+
+/* The value of common parameter i in a plan (never swept: value 0). */
+static const struct bt_value *common(const struct bt_plan *pl, int i)
+{
+	return &pl->vals[i][0];
+}
+
+int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, struct bt_err *err)
+{
+	const struct bt_value *cv[BT_PLAN_MAX_PARAMS];
+	const struct bt_value *dur = common(pl, C_DURATION), *ops = common(pl, C_OPS);
+	const char *why = wl->unavailable ? wl->unavailable() : NULL;
+	struct bt_topo topo;
+	int rc = 0;
+
+	if (why != NULL)
+		return bt_err_set(err, -ENOTSUP, "%s is unavailable: %s", wl->name, why);
+	if (wl->stop_default == NULL && (dur->i || ops->i))
+		return bt_err_set(err, -EINVAL,
+				  "%s=%s: %s does a fixed amount of work set by its own parameters; duration= and ops= do not apply",
+				  dur->i ? "duration" : "ops", dur->i ? dur->text : ops->text, wl->name);
+	if (dur->i && ops->i)
+		return bt_err_set(err, -EINVAL,
+				  "duration=%s ops=%s: give one stop rule, not both", dur->text, ops->text);
+	if (bt_topo_load(&topo, err) < 0)
+		return -EINVAL;
+	for (int c = 0; c < pl->ncells && rc == 0; c++) {
+		int cpus[1024];
+
+		bt_plan_cell(pl, c, cv);
+		if (wl->check != NULL)
+			rc = wl->check(cv + bt_common_nparams, err);
+		/* The pin syntax is checked at parse time; here the CPUs must exist. */
+		if (rc == 0 && bt_pin_plan(&topo, cv[C_PIN]->text, 1, cpus, err) < 0)
+			rc = -EINVAL;
+	}
+	bt_topo_destroy(&topo);
+	return rc;
+}
+
+struct bt_run {
+	const struct bt_workload *wl;
+	struct bt_plan plan;		/* our copy (values re-parsed from JSON) */
+	struct bt_results res;		/* under lock */
+	pthread_mutex_t lock;
+	pthread_t thread;
+	int have_thread;
+	_Atomic int cancel;
+	_Atomic int finished;
+	int status;			/* 0, -EINTR, -EIO */
+	struct bt_recw rec;
+	int recording;
+	char record_path[4096];
+	struct bt_topo topo;
+	double clock_cost;
+	uint64_t t_start;
+
+	pthread_mutex_t snap_lock;	/* never taken by workers */
+	struct bt_snapshot snap;
+	double rep_time_sum;		/* for the ETA */
+	int reps_timed;
+};
+
+static void on_sample(void *arg, const struct bt_sample *s, const uint64_t *ops, int n)
+{
+	struct bt_run *r = arg;
+
+	pthread_mutex_lock(&r->snap_lock);
+	r->snap.last = *s;
+	r->snap.sample_seq++;
+	r->snap.nworkers = n;
+	for (int i = 0; i < n && i < BT_SNAP_WORKERS; i++)
+		r->snap.worker_ops[i] = ops[i];
+	pthread_mutex_unlock(&r->snap_lock);
+
+	pthread_mutex_lock(&r->lock);
+	bt_results_add_sample(&r->res, s);
+	pthread_mutex_unlock(&r->lock);
+	if (r->recording)
+		bt_recw_sample(&r->rec, s);
+}
+
+static void set_snap(struct bt_run *r, int cell, int rep, enum bt_run_state st)
+{
+	pthread_mutex_lock(&r->snap_lock);
+	r->snap.cell = cell;
+	r->snap.rep = rep;
+	r->snap.state = st;
+	pthread_mutex_unlock(&r->snap_lock);
+}
+
+/*
+ * Run one rep of cell c. Fills *rep; returns 0 when it ran (rep->ok says
+ * whether it verified), or -EINTR when cancelled.
+ */
+static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, int i,
+		   struct bt_rep *rep)
+{
+	const struct bt_workload *wl = r->wl;
+	const struct bt_plan *pl = &r->plan;
+	struct bt_job job = {
+		.params = cv + bt_common_nparams,
+		.ops = (uint64_t)common(pl, C_OPS)->i,
+		.duration_ns = (uint64_t)common(pl, C_DURATION)->i,
+		.lat_on = (int)common(pl, C_LAT)->i,
+	};
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+	int *cpus = NULL;
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->cell = c;
+	rep->rep = i;
+	rep->warmup = i < (int)common(pl, C_WARMUP)->i;
+	snprintf(rep->verify, sizeof(rep->verify), "not run");
+
+	if (wl->setup(&job, &err) < 0) {
+		snprintf(rep->verify, sizeof(rep->verify), "setup: %s", err.msg);
+		return 0;
+	}
+	cpus = malloc(sizeof(*cpus) * (size_t)(job.nworkers > 0 ? job.nworkers : 1));
+	if (cpus == NULL || bt_pin_plan(&r->topo, cv[C_PIN]->text, job.nworkers, cpus, &err) < 0) {
+		snprintf(rep->verify, sizeof(rep->verify), "%s", cpus ? err.msg : "out of memory");
+		goto out;
+	}
+	if (job.lat_on && (out.hist = bt_hist_new()) == NULL) {
+		snprintf(rep->verify, sizeof(rep->verify), "out of memory");
+		goto out;
+	}
+
+	struct bt_engine_cfg cfg = {
+		.worker = wl->worker,
+		.job = &job,
+		.cpus = strcmp(cv[C_PIN]->text, "none") ? cpus : NULL,
+		.lat_on = job.lat_on,
+		.lat_every = (uint32_t)common(pl, C_LAT_EVERY)->i,
+		.clock_cost_ns = r->clock_cost,
+		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
+		.on_sample = on_sample,
+		.arg = r,
+		.cancel = &r->cancel,
+		.cell = c,
+		.rep = i,
+	};
+	rc = bt_engine_run(&cfg, &out, &err);
+	if (rc < 0) {
+		snprintf(rep->verify, sizeof(rep->verify), "%s", err.msg);
+	} else if (out.cancelled) {
+		snprintf(rep->verify, sizeof(rep->verify), "cancelled");
+	} else if (out.failed) {
+		snprintf(rep->verify, sizeof(rep->verify), "%s", err.msg);
+	} else if (wl->verify != NULL && wl->verify(&job, &err) < 0) {
+		snprintf(rep->verify, sizeof(rep->verify), "verify: %s", err.msg);
+	} else {
+		rep->ok = 1;
+		snprintf(rep->verify, sizeof(rep->verify), "%s", err.msg[0] ? err.msg : "ok");
+	}
+	rep->ops = out.ops;
+	rep->bytes = out.bytes;
+	rep->errors = out.errors;
+	rep->wall_s = out.wall_s;
+	rep->user_s = out.user_s;
+	rep->sys_s = out.sys_s;
+	rep->vcsw = out.vcsw;
+	rep->ivcsw = out.ivcsw;
+	if (out.wall_s > 0) {
+		rep->ops_s = (double)out.ops / out.wall_s;
+		rep->bytes_s = (double)out.bytes / out.wall_s;
+	}
+	rep->lat_every = out.lat_every;
+	rep->hist = out.hist;
+	out.hist = NULL;
+	rep->nworkers = out.nworkers;
+	rep->workers = out.workers;
+	out.workers = NULL;
+out:
+	if (wl->teardown != NULL)
+		wl->teardown(&job);
+	bt_hist_free(out.hist);
+	free(out.workers);
+	free(cpus);
+	return out.cancelled ? -EINTR : 0;
+}
+
+static void *run_main(void *arg)
+{
+	struct bt_run *r = arg;
+	const struct bt_plan *pl = &r->plan;
+	const struct bt_value *cv[BT_PLAN_MAX_PARAMS];
+	int warmup = (int)common(pl, C_WARMUP)->i, reps = (int)common(pl, C_REPS)->i;
+	const char *status = "complete";
+
+	for (int c = 0; c < pl->ncells && r->status == 0; c++) {
+		bt_plan_cell(pl, c, cv);
+		for (int i = 0; i < warmup + reps; i++) {
+			struct bt_rep rep;
+			uint64_t t0 = bt_now_ns();
+			int rc;
+
+			if (atomic_load(&r->cancel)) {
+				r->status = -EINTR;
+				break;
+			}
+			set_snap(r, c, i, BT_RUN_RUNNING);
+			rc = run_rep(r, cv, c, i, &rep);
+			if (rc == -EINTR) {
+				/* An abandoned rep is not a result: it is not recorded. */
+				bt_hist_free(rep.hist);
+				free(rep.workers);
+				r->status = -EINTR;
+				break;
+			}
+			pthread_mutex_lock(&r->snap_lock);
+			r->rep_time_sum += (double)(bt_now_ns() - t0) / 1e9;
+			r->reps_timed++;
+			pthread_mutex_unlock(&r->snap_lock);
+			if (r->recording)
+				bt_recw_rep(&r->rec, &rep);
+			if (!rep.ok) {
+				pthread_mutex_lock(&r->lock);
+				snprintf(r->res.error, sizeof(r->res.error), "%s, rep %d: %s",
+					 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1",
+					 i + 1, rep.verify);
+				pthread_mutex_unlock(&r->lock);
+				r->status = -EIO;
+			}
+			pthread_mutex_lock(&r->lock);
+			bt_results_add_rep(&r->res, &rep);
+			pthread_mutex_unlock(&r->lock);
+			if (r->status != 0)
+				break;
+		}
+		pthread_mutex_lock(&r->lock);
+		bt_results_summarize_cell(&r->res, c);
+		pthread_mutex_unlock(&r->lock);
+		if (r->res.cells[c].done || r->res.cells[c].failed) {
+			if (r->recording)
+				bt_recw_cell(&r->rec, &r->res.cells[c]);
+		}
+		pthread_mutex_lock(&r->snap_lock);
+		r->snap.cells_done = bt_results_cells_done(&r->res);
+		pthread_mutex_unlock(&r->snap_lock);
+	}
+
+	if (r->status == -EINTR)
+		status = "interrupted";
+	else if (r->status < 0)
+		status = "failed";
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->res.status, sizeof(r->res.status), "%s", status);
+	if (r->status == -EINTR && r->res.error[0] == '\0')
+		snprintf(r->res.error, sizeof(r->res.error), "stopped by the user");
+	pthread_mutex_unlock(&r->lock);
+	if (r->recording) {
+		bt_recw_end(&r->rec, status, r->res.error);
+		bt_recw_close(&r->rec);
+		r->recording = 0;
+	}
+	set_snap(r, r->snap.cell, r->snap.rep, BT_RUN_DONE);
+	atomic_store(&r->finished, 1);
+	return NULL;
+}
+
+/* Fill the results' header part from the plan, the workload and the machine. */
+static int results_header(struct bt_run *r, struct bt_err *err)
+{
+	const struct bt_plan *pl = &r->plan;
+	struct bt_results *res = &r->res;
+
+	if (bt_results_init(res, pl->ncells) < 0)
+		return bt_err_set(err, -ENOMEM, "out of memory");
+	snprintf(res->version, sizeof(res->version), "%s", BT_VERSION);
+	res->start_unix_ns = bt_unix_ns();
+	snprintf(res->workload, sizeof(res->workload), "%s", r->wl->name);
+	snprintf(res->unit, sizeof(res->unit), "%s", r->wl->unit);
+	snprintf(res->lat_what, sizeof(res->lat_what), "%s", r->wl->lat_what ? r->wl->lat_what : "");
+	res->timer_cost_ns = r->clock_cost;
+	res->plan_json = bt_plan_to_json(pl);
+	bt_sysinfo_collect(&res->machine);
+	res->naxes = pl->naxes;
+	for (int a = 0; a < pl->naxes; a++)
+		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", pl->params[pl->axes[a]]->name);
+	for (int c = 0; c < pl->ncells; c++) {
+		struct bt_cell *cell = &res->cells[c];
+		int idx[BT_PLAN_MAX_AXES];
+
+		bt_plan_cell_label(pl, c, cell->label, sizeof(cell->label));
+		bt_plan_cell_coords(pl, c, idx);
+		for (int a = 0; a < pl->naxes; a++)
+			snprintf(cell->values[a], sizeof(cell->values[a]), "%s",
+				 pl->vals[pl->axes[a]][idx[a]].text);
+		cell->total_reps = (int)common(pl, C_REPS)->i;
+	}
+	snprintf(res->status, sizeof(res->status), "running");
+	return res->plan_json ? 0 : bt_err_set(err, -ENOMEM, "out of memory");
+}
+
+int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct bt_plan *plan,
+		 const char *record_path, struct bt_err *err)
+{
+	struct bt_run *r = calloc(1, sizeof(*r));
+	char *json = NULL;
+	int rc;
+
+	*out = NULL;
+	if (r == NULL)
+		return bt_err_set(err, -ENOMEM, "out of memory");
+	r->wl = wl;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->snap_lock, NULL);
+	atomic_init(&r->cancel, 0);
+	atomic_init(&r->finished, 0);
+
+	/* Copy the plan through its JSON form: the copy owns its values. */
+	json = bt_plan_to_json(plan);
+	if (json == NULL) {
+		rc = bt_err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	rc = bt_run_plan_init(&r->plan, wl, err);
+	if (rc == 0)
+		rc = bt_plan_apply_json(&r->plan, json, "plan", err);
+	free(json);
+	if (rc < 0)
+		goto fail;
+	if ((rc = bt_topo_load(&r->topo, err)) < 0)
+		goto fail;
+	r->clock_cost = bt_clock_read_cost_ns();
+	if ((rc = results_header(r, err)) < 0)
+		goto fail;
+	if (record_path != NULL && record_path[0]) {
+		snprintf(r->record_path, sizeof(r->record_path), "%s", record_path);
+		if ((rc = bt_recw_open(&r->rec, record_path, err)) < 0)
+			goto fail;
+		r->recording = 1;
+		if ((rc = bt_recw_header(&r->rec, &r->res)) < 0) {
+			bt_err_set(err, rc, "%s: cannot write: %s", record_path, strerror(-rc));
+			goto fail;
+		}
+	}
+	r->snap.ncells = r->plan.ncells;
+	r->snap.reps_per_cell = (int)(common(&r->plan, C_WARMUP)->i + common(&r->plan, C_REPS)->i);
+	r->snap.eta_s = -1;
+	r->t_start = bt_now_ns();
+	rc = pthread_create(&r->thread, NULL, run_main, r);
+	if (rc != 0) {
+		rc = bt_err_set(err, -rc, "cannot start the run thread: %s", strerror(rc));
+		goto fail;
+	}
+	r->have_thread = 1;
+	*out = r;
+	return 0;
+fail:
+	if (r->recording) {
+		bt_recw_end(&r->rec, "failed", err ? err->msg : "");
+		bt_recw_close(&r->rec);
+	}
+	bt_run_free(r);
+	return rc < 0 ? rc : -EINVAL;
+}
+
+void bt_run_snapshot(struct bt_run *r, struct bt_snapshot *s)
+{
+	int total, done;
+
+	pthread_mutex_lock(&r->snap_lock);
+	*s = r->snap;
+	total = s->ncells * s->reps_per_cell;
+	done = s->cell * s->reps_per_cell + s->rep;
+	if (s->state == BT_RUN_DONE)
+		s->eta_s = 0;
+	else if (r->reps_timed > 0)
+		s->eta_s = r->rep_time_sum / r->reps_timed * (total - done);
+	pthread_mutex_unlock(&r->snap_lock);
+	s->elapsed_s = (double)(bt_now_ns() - r->t_start) / 1e9;
+}
+
+void bt_run_cancel(struct bt_run *r)
+{
+	atomic_store(&r->cancel, 1);
+}
+
+int bt_run_wait(struct bt_run *r)
+{
+	if (r->have_thread) {
+		pthread_join(r->thread, NULL);
+		r->have_thread = 0;
+	}
+	return r->status;
+}
+
+int bt_run_finished(struct bt_run *r)
+{
+	return atomic_load(&r->finished);
+}
+
+struct bt_results *bt_run_results(struct bt_run *r)
+{
+	return &r->res;
+}
+
+void bt_run_lock(struct bt_run *r)
+{
+	pthread_mutex_lock(&r->lock);
+}
+
+void bt_run_unlock(struct bt_run *r)
+{
+	pthread_mutex_unlock(&r->lock);
+}
+
+const char *bt_run_record_path(const struct bt_run *r)
+{
+	return r->record_path;
+}
+
+void bt_run_free(struct bt_run *r)
+{
+	if (r == NULL)
+		return;
+	bt_run_wait(r);
+	bt_results_destroy(&r->res);
+	bt_plan_destroy(&r->plan);
+	bt_topo_destroy(&r->topo);
+	pthread_mutex_destroy(&r->lock);
+	pthread_mutex_destroy(&r->snap_lock);
+	free(r);
+}

@@ -25,6 +25,13 @@ extern const size_t bt_common_nparams;
 int bt_run_plan_init(struct bt_plan *pl, const struct bt_workload *wl, struct bt_err *err);
 
 /*
+ * Make the stop rule explicit: when the plan gives neither duration= nor
+ * ops=, apply the workload's stop_default, so that what is recorded can be
+ * re-run without this build's defaults. Call after all user values are set.
+ */
+int bt_run_plan_finalize(struct bt_plan *pl, const struct bt_workload *wl, struct bt_err *err);
+
+/*
  * Check a plan before anything starts: the stop rule (duration= and ops=
  * exclusive; refused for fixed-work workloads), the pin policy for each cell,
  * the workload's own check for each cell. 0 or -EINVAL with err set.

@@ -56,6 +56,7 @@ struct bt_cond {
 	uint64_t timeout_ns;		/* SEPARATE */
 	pthread_cond_t cond;		/* ATOMIC with MUTEX/ADAPTIVE */
 	_Atomic uint32_t seq;		/* ATOMIC with SPIN/TICKET: futex word */
+	_Atomic uint32_t nwaiters;	/* ATOMIC with SPIN/TICKET: waiters (skip idle wakes) */
 	/* SEPARATE: the event */
 	pthread_mutex_t ev_mutex;
 	pthread_cond_t ev_cond;
@@ -80,10 +81,23 @@ void bt_cond_destroy(struct bt_cond *c);
  */
 void bt_cond_wait(struct bt_cond *c);
 
+/*
+ * bt_cond_wait that also returns after about max_ns when nobody notifies
+ * (0 = no bound). A safety net for shutdown paths that must notice a stop
+ * flag even when the thread that would notify never runs; a return at
+ * max_ns is not counted in timeouts (the separate model's own timeout_ns
+ * still is, when it comes first).
+ */
+void bt_cond_wait_for(struct bt_cond *c, uint64_t max_ns);
+
 /* Wake one (signal) or all (broadcast) waiters per c->notify. Call with the lock held. */
 void bt_cond_notify(struct bt_cond *c);
 
-/* Wake all waiters whatever the model (used to shut down). */
+/*
+ * Wake all waiters whatever the model (used to shut down). Call with the
+ * lock held, after changing what the waiters' predicate reads, as for
+ * notify: otherwise an atomic-model waiter can miss it.
+ */
 void bt_cond_wake_all(struct bt_cond *c);
 
 #endif

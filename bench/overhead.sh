@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# overhead.sh - benchtop's own overhead, as figures (not a test):
+#   * the cost of one clock read (what timing an op costs at least)
+#   * throughput of null (empty ops) and locks with latency recording off,
+#     adaptive (lat_every=0, the default) and on every op (lat_every=1)
+#   * the sampler: null at sample=10ms vs sample=1s
+# usage: bench/overhead.sh [path/to/benchtop] [duration]   (default build/benchtop, 1s)
+set -euo pipefail
+BT=${1:-build/benchtop}
+DUR=${2:-1s}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+
+# median ops/s of one cell: run WORKLOAD ARGS... -> number
+rate() {
+	"$BT" run "$@" reps=5 warmup=1 --no-record --quiet --format json >"$T/o.json"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["cells"][0]["ops_s"]["median"])' "$T/o.json"
+}
+pct() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{100*(a-b)/a:+.2f}%')" "$1" "$2"; }
+
+"$BT" run null ops=1000 reps=1 warmup=0 --record "$T/r.jsonl" >/dev/null 2>&1
+python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(f"clock read (CLOCK_MONOTONIC): {h[\"timer_cost_ns\"]:.1f} ns   machine: {h[\"machine\"][\"cpu_model\"]}, {h[\"machine\"][\"allowed_cpus\"]} CPUs")' "$T/r.jsonl"
+
+printf '\n%-34s %14s %14s %14s %10s %10s\n' "workload" "lat=off" "lat adaptive" "lat_every=1" "cost(ad.)" "cost(1)"
+for w in "null threads=1" "null threads=2" "null threads=1 work=50" "locks threads=1 lock=mutex" "locks threads=2 lock=mutex" "locks threads=2 lock=spin"; do
+	# shellcheck disable=SC2086
+	off=$(rate $w duration=$DUR lat=off)
+	ad=$(rate $w duration=$DUR lat=on lat_every=0)
+	one=$(rate $w duration=$DUR lat=on lat_every=1)
+	printf '%-34s %14.4g %14.4g %14.4g %10s %10s\n' "$w" "$off" "$ad" "$one" "$(pct "$off" "$ad")" "$(pct "$off" "$one")"
+done
+
+echo
+s1=$(rate null threads=2 duration=$DUR lat=on sample=1s)
+s10=$(rate null threads=2 duration=$DUR lat=on sample=10ms)
+printf 'sampler: null threads=2 at sample=1s %.4g ops/s, at sample=10ms %.4g ops/s: cost of 100 samples/s %s\n' \
+	"$s1" "$s10" "$(pct "$s1" "$s10")"

@@ -1,0 +1,37 @@
+/*
+ * cli.h - the headless front end: `benchtop list | run | show`.
+ * Exit status: 0 ok, 1 the run failed, 2 bad usage, 130 interrupted.
+ */
+#ifndef BT_CLI_CLI_H
+#define BT_CLI_CLI_H
+
+#include <stdio.h>
+
+#include "core/report.h"
+#include "core/results.h"
+
+#define BT_EXIT_OK 0
+#define BT_EXIT_FAILED 1
+#define BT_EXIT_USAGE 2
+#define BT_EXIT_INTERRUPTED 130
+
+int bt_cmd_list(int argc, char **argv);
+int bt_cmd_run(int argc, char **argv);
+int bt_cmd_show(int argc, char **argv);
+
+void bt_cli_usage(FILE *f);
+
+/* Print "benchtop: <message>" on stderr (one line). */
+void bt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse --format's value; prints the error and returns -1 when bad. */
+int bt_cli_format(const char *s, enum bt_format *out);
+
+/*
+ * Print results: for text, a context line (workload, machine, time) first;
+ * then the table in fmt.
+ */
+void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format fmt,
+			  const char *origin);
+
+#endif
