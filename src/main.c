@@ -7,15 +7,16 @@
 
 #include "bt_config.h"
 #include "cli/cli.h"
+#include "tui/tui.h"
 
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
-	if (cmd == NULL) {
-		bt_cli_usage(stderr);
-		return BT_EXIT_USAGE;
-	}
+	/* No command, or only TUI options (--theme, --refresh, ...): the TUI. */
+	if (cmd == NULL || (cmd[0] == '-' && strcmp(cmd, "--help") && strcmp(cmd, "-h") &&
+			    strcmp(cmd, "--version") && strcmp(cmd, "-V")))
+		return bt_tui_main(argc, argv);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		bt_cli_usage(stdout);
 		return BT_EXIT_OK;
@@ -30,6 +31,16 @@ int main(int argc, char **argv)
 		return bt_cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "show"))
 		return bt_cmd_show(argc - 1, argv + 1);
-	bt_cli_error("unknown command '%s' (commands: list, run, show; see benchtop --help)", cmd);
+	if (!strcmp(cmd, "sessions"))
+		return bt_cmd_sessions(argc - 1, argv + 1);
+	if (!strcmp(cmd, "rerun"))
+		return bt_cmd_rerun(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return bt_cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "export"))
+		return bt_cmd_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return bt_tui_replay(argc - 1, argv + 1);
+	bt_cli_error("unknown command '%s' (commands: list, run, show, sessions, rerun, compare, export, replay; see benchtop --help)", cmd);
 	return BT_EXIT_USAGE;
 }

@@ -61,10 +61,8 @@ int bt_cmd_list(int argc, char **argv)
 		const struct bt_workload *wl = bt_workloads[i];
 		const char *why = wl->unavailable ? wl->unavailable() : NULL;
 
-		printf("%-10s %-9s %-9s %s%s%s\n", wl->name, wl->group, wl->unit, wl->title,
-		       why ? " [unavailable: " : "", why ? why : "");
-		if (why)
-			printf("]\n");
+		printf("%-10s %-9s %-9s %s%s%s%s\n", wl->name, wl->group, wl->unit, wl->title,
+		       why ? " [unavailable: " : "", why ? why : "", why ? "]" : "");
 	}
 	printf("\n`benchtop list WORKLOAD` shows its parameters.\n");
 	return BT_EXIT_OK;

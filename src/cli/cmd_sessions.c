@@ -1,0 +1,3 @@
+/* being written (temporary placeholder so the tree builds) */
+#include "cli/cli.h"
+int bt_cmd_sessions(int argc, char **argv) { (void)argc; (void)argv; bt_cli_error("sessions: being written"); return BT_EXIT_USAGE; }

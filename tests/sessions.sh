@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "being written"; exit 77
