@@ -1,2 +1,247 @@
-#!/bin/sh
-echo "being written"; exit 77
+#!/usr/bin/env bash
+# tui.sh - the real benchtop TUI driven in tmux as a person drives it: keys
+# in, the pane's text out. Each check waits (with a deadline) for what a
+# person would see.
+# usage: tests/tui.sh path/to/benchtop
+set -u
+BT=$(readlink -f "$1")
+T=$(mktemp -d /tmp/bt-tui.XXXXXX)
+SOCK=bt-test-$$-0
+NSOCK=0
+pass=0 failn=0
+
+command -v tmux >/dev/null || { echo "SKIP - tmux is not installed"; exit 77; }
+cleanup() {
+	local i
+	for ((i = 0; i <= NSOCK; i++)); do tmux -L "bt-test-$$-$i" kill-server 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { failn=$((failn + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/  /'; }
+
+# The time limits scale for slow builds (sanitizers): BT_TUI_SLOW=3.
+SLOW=${BT_TUI_SLOW:-1}
+case "$BT" in *asan* | *tsan*) SLOW=3 ;; esac
+
+screen() { tmux -L "$SOCK" capture-pane -p -t bt; }
+keys() { tmux -L "$SOCK" send-keys -t bt "$@"; }
+
+# wait_for PATTERN [SECONDS]: poll the pane until an extended regex matches.
+wait_for() {
+	local pat=$1 limit=$(( ${2:-10} * SLOW * 10 )) i
+	for ((i = 0; i < limit; i++)); do
+		screen | grep -Eq -- "$pat" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# check NAME PATTERN [SECONDS]: one test that waits for PATTERN.
+check() {
+	if wait_for "$2" "${3:-10}"; then ok "$1"; else bad "$1" "waited for /$2/; the screen:
+$(screen)"; fi
+}
+
+# start W H ENV...: a fresh tmux server with benchtop in it; the shell line
+# after it prints the exit status and whether the tty is back in cooked mode.
+start() {
+	local w=$1 h=$2; shift 2
+	# A new server (own socket) per session: no race with the last one's exit.
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	NSOCK=$((NSOCK + 1))
+	SOCK=bt-test-$$-$NSOCK
+	rm -rf "$T/state"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s bt -x "$w" -y "$h" \
+		"env XDG_STATE_HOME=$T/state XDG_CONFIG_HOME=$T/config $* sh -c 'trap : INT; cd $T; \"$BT\" ${OPTS:-}; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
+	tmux -L "$SOCK" set-option -g -t bt window-size manual >/dev/null 2>&1
+}
+
+# pipeline threads=1,2,4 units=U reps=2 warmup=0, typed into the form as a person would.
+configure() {
+	local units=$1
+	keys Space Right Space                 # threads: 4 is ticked by default; tick 1 and 2
+	keys Down Down Enter C-u "$units" Enter # units
+	keys G Up Up Up Up Up Up Up Up Enter C-u 2 Enter  # reps (8 up from the Run button)
+	keys Down Enter C-u 0 Enter            # warmup
+}
+
+recording() { ls "$T"/state/benchtop/sessions/*.jsonl 2>/dev/null | head -1; }
+
+# --- without a terminal ---------------------------------------------------
+"$BT" </dev/null >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "needs a terminal" "$T/err"; then
+	ok "not a terminal: one line, exit 2"
+else
+	bad "not a terminal" "rc=$rc $(cat "$T/err")"
+fi
+"$BT" --refresh 5 </dev/null >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--refresh 5: must be 20..10000" "$T/err" && ok "--refresh checked" ||
+	bad "--refresh checked" "rc=$rc $(cat "$T/err")"
+
+# --- the whole path at 120x40, UTF-8, 256 colours -----------------------------
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "opens on the workbench with pipeline" "Parameters: pipeline"
+check "form focused on threads" "^..+>threads +\[ \]1 \[ \]2 \[x\]4"
+check "footer shows the keys" "F1/\? Help +Tab Pane +Enter Edit +Space Toggle +r Run"
+
+# An invalid value shows the CLI's message inline.
+want=$("$BT" run pipeline units=0 2>&1 >/dev/null | sed 's/^benchtop: //')
+keys Down Down Enter C-u 0
+check "invalid value: the CLI's message inline" "$(printf '%s' "$want" | sed 's/[].[*^$()+?{}|]/\\&/g')"
+keys Escape Up Up
+
+configure 50000
+check "ticks threads 1,2,4" "threads +\[x\]1 \[x\]2 \[x\]4 \[ \]8"
+check "units typed" "units +50000"
+check "sweep summary" "3 cells x \(0 warmup \+ 2 reps\) = 6 runs"
+keys r
+check "live view: throughput chart" "Throughput, items/s" 20
+check "live view: chart y axis in SI units" "[0-9.]+[KM]?┤" 20
+check "live view: progress with cell and rep" "cell [1-3]/3 (rep|warmup) [12]/2" 20
+check "live view: latency histogram of the running cell" "Latency, threads=[124] \([12] reps?\)" 30
+check "live view: per-thread ops bars" "Ops per thread \([0-9]+\)" 30
+check "results table" "Results: pipeline, complete" 90
+rec=$(recording)
+if [ -n "$rec" ]; then
+	row=$("$BT" show "$rec" 2>/dev/null | grep -E '^1 +\|' | head -1)
+	if [ -n "$row" ] && screen | grep -qF -- "$row"; then ok "results row matches the recording ($row)"
+	else bad "results row matches the recording" "show: '$row'
+$(screen)"; fi
+	[ "$(tail -1 "$rec" | grep -o '"status":"[a-z]*"')" = '"status":"complete"' ] &&
+		ok "recording complete" || bad "recording complete" "$(tail -1 "$rec")"
+else
+	bad "a recording was written" "$(ls -R "$T/state" 2>&1)"
+fi
+check "scaling chart" "Scaling: median throughput vs threads"
+keys Down
+check "cell picker: cell 2" "Cell 2/3: threads=2"
+check "cell percentiles" "p50 [0-9.]+[nmu]?s +p90"
+keys e
+check "export: status names the files" "exported .*\.md \.csv \.json and 3 \.hgrm"
+base=${rec%.jsonl}
+for f in "$base.md" "$base.csv" "$base.json" "$base-cell1.hgrm" "$base-cell3.hgrm"; do
+	[ -s "$f" ] && ok "exported $(basename "$f")" || bad "exported $(basename "$f")"
+done
+grep -q "Percentile" "$base-cell1.hgrm" && ok ".hgrm has the HdrHistogram header" || bad ".hgrm format"
+keys Escape
+check "Esc: back to the workbench" "Parameters: pipeline"
+
+# Plans: save, change, load back; the CLI runs the saved plan.
+keys S C-u "$T/plan.json" Enter
+check "plan saved" "plan saved to $T/plan.json"
+if "$BT" run --plan "$T/plan.json" --no-record --quiet --format csv >"$T/plan.csv" 2>"$T/err" &&
+	[ "$(wc -l <"$T/plan.csv")" -eq 4 ]; then ok "benchtop run --plan reads the TUI's plan"
+else bad "benchtop run --plan reads the TUI's plan" "$(cat "$T/err" "$T/plan.csv")"; fi
+keys g Space                               # untick threads=1
+check "threads changed" "threads +\[ \]1 \[x\]2 \[x\]4"
+keys L C-u "$T/plan.json" Enter
+check "plan loaded" "plan loaded from $T/plan.json: pipeline, 3 cells"
+check "loaded values shown" "threads +\[x\]1 \[x\]2 \[x\]4"
+printf '{"benchtop_plan": 1, "workload": "pipeline", "params": {"threads": [1, 2}\n' >"$T/bad.json"
+keys L C-u "$T/bad.json" Enter
+check "bad plan: file and line" "bad\.json:1:"
+
+# Themes: cycle live; a broken user theme names file and line.
+keys t
+check "t cycles the theme" "theme high-contrast"
+keys '?'
+check "help overlay" "Help - any key closes"
+keys x
+if wait_for "Parameters: pipeline" && ! screen | grep -q "Help - any key closes"; then ok "help closes"
+else bad "help closes" "$(screen)"; fi
+keys q
+check "q quits" "EXITED=0"
+check "terminal restored (echo, icanon)" "icanon echo|echo icanon"
+
+mkdir -p "$T/config/benchtop/themes"
+printf 'name = Broken\nnormal = default\ntitle = purplish\n' >"$T/config/benchtop/themes/broken.theme"
+OPTS="--theme broken" start 160 30 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "broken theme: file, line, problem; default used" "default theme used: .*broken\.theme:3: unknown colour .purplish."
+keys q
+check "broken theme session quits" "EXITED=0"
+
+# --- resize mid-run, q during a run ----------------------------------------
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "second session opens" "Parameters: pipeline"
+configure 400000
+keys r
+check "long run started" "Running pipeline" 20
+tmux -L "$SOCK" resize-window -t bt -x 80 -y 24
+check "resized to 80x24 mid-run: live view" "Throughput, items/s" 10
+if [ "$(screen | python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in sys.stdin))')" -le 80 ] &&
+	screen | grep -q "Esc/s Stop"; then ok "80x24: nothing wider than the pane, footer there"
+else bad "80x24 layout" "$(screen)"; fi
+tmux -L "$SOCK" resize-window -t bt -x 70 -y 20
+check "below 80x24: centred message" "needs at least 80x24 \(now 70x20\)"
+tmux -L "$SOCK" resize-window -t bt -x 200 -y 60
+check "resized to 200x60 mid-run" "Ops per thread" 10
+check "still running after resizes" "cell [1-3]/3"
+keys q
+check "q during a run exits" "EXITED=0" 30
+check "terminal restored after q in a run" "icanon echo|echo icanon"
+rec=$(recording)
+[ -n "$rec" ] && tail -1 "$rec" | grep -q '"status":"interrupted"' && ok "recording ends interrupted" ||
+	bad "recording ends interrupted" "$(tail -1 "$rec" 2>&1)"
+
+# Ctrl-C during a run: the same, exit 130.
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "third session opens" "Parameters: pipeline"
+configure 400000
+keys r
+check "run started for Ctrl-C" "Running pipeline" 20
+keys C-c
+check "Ctrl-C exits 130" "EXITED=130" 30
+rec=$(recording)
+[ -n "$rec" ] && tail -1 "$rec" | grep -q '"status":"interrupted"' && ok "Ctrl-C: recording ends interrupted" ||
+	bad "Ctrl-C: recording interrupted" "$(tail -1 "$rec" 2>&1)"
+
+# --- over SSH: TERM=xterm (8 colours), LANG=C (ASCII), 80x24 ------------------
+# SGR colour codes in the pane (tmux capture -e): fg/bg 30-37 40-47 90-97 100-107 38;5;N 48;5;N.
+colours() {
+	tmux -L "$SOCK" capture-pane -e -p -t bt | python3 -c '
+import re, sys
+basic = ext = 0
+for m in re.finditer(r"\x1b\[([0-9;]*)m", sys.stdin.read()):
+    p = [int(x) if x else 0 for x in m.group(1).split(";")]
+    i = 0
+    while i < len(p):
+        if p[i] in (38, 48) and i + 2 < len(p) and p[i + 1] == 5:
+            if p[i + 2] < 16: basic += 1
+            else: ext += 1
+            i += 3; continue
+        if 30 <= p[i] <= 37 or 40 <= p[i] <= 47 or 90 <= p[i] <= 97 or 100 <= p[i] <= 107: basic += 1
+        i += 1
+print(basic, ext)'
+}
+start 80 24 TERM=xterm LANG=C LC_ALL=C
+check "TERM=xterm LANG=C: workbench" "Parameters: pipeline"
+if screen | LC_ALL=C grep -q '[^ -~]'; then bad "LANG=C: ASCII only" "$(screen | LC_ALL=C grep -n '[^ -~]')"
+else ok "LANG=C: ASCII only on the workbench"; fi
+read -r basic ext < <(colours)
+[ "$basic" -gt 0 ] && [ "$ext" -eq 0 ] && ok "TERM=xterm: 8 colours only ($basic)" || bad "TERM=xterm colours" "basic=$basic ext=$ext"
+configure 20000
+keys r
+check "LANG=C: live view" "Throughput, items/s" 20
+check "LANG=C: results" "Results: pipeline, complete" 90
+if screen | LC_ALL=C grep -q '[^ -~]'; then bad "LANG=C: ASCII only on results" "$(screen)"
+else ok "LANG=C: ASCII only on the results"; fi
+check "80x24: results table row" "^\|1 +\| +[0-9.]+[KM]? "
+keys q
+check "LANG=C quits" "EXITED=0"
+
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "xterm-256color: workbench" "Parameters: pipeline"
+read -r basic ext < <(colours)
+[ "$ext" -gt 0 ] && ok "TERM=xterm-256color: 256-colour palette ($ext)" || bad "256 colours" "basic=$basic ext=$ext"
+keys q
+
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
+check "NO_COLOR: workbench" "Parameters: pipeline"
+read -r basic ext < <(colours)
+[ "$basic" -eq 0 ] && [ "$ext" -eq 0 ] && ok "NO_COLOR=1: no colours" || bad "NO_COLOR" "basic=$basic ext=$ext"
+keys q
+check "NO_COLOR quits" "EXITED=0"
+
+echo "$pass passed, $failn failed"
+[ "$failn" -eq 0 ]

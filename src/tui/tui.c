@@ -1,5 +1,681 @@
-/* being written (temporary placeholder so the tree builds) */
+/*
+ * tui.c - the TUI's entry point, options, terminal handling and main loop.
+ *
+ * One loop on the main thread: poll() stdin until the next refresh tick;
+ * keys change the model and set dirty bits; a tick snapshots the run; one
+ * render step redraws only the dirty panes into stdscr and ncurses sends
+ * only the changed cells (wnoutrefresh + doupdate). Signals only set a flag
+ * (and cancel the run, which is async-signal-safe); the loop then stops the
+ * run, waits for it and restores the terminal. Resizes arrive as KEY_RESIZE.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bt_config.h"
 #include "cli/cli.h"
+#include "core/clock.h"
+#include "tui/app.h"
 #include "tui/tui.h"
-int bt_tui_main(int argc, char **argv) { (void)argc; (void)argv; bt_cli_usage(stderr); return BT_EXIT_USAGE; }
-int bt_tui_replay(int argc, char **argv) { (void)argc; (void)argv; bt_cli_error("replay: being written"); return BT_EXIT_USAGE; }
+#include "workloads/registry.h"
+
+static volatile sig_atomic_t g_signalled;
+static struct bt_run *volatile g_run;
+static int g_utf8;
+static SCREEN *g_screen;
+
+/* The run a signal cancels; set by live.c when a run starts and ends. */
+void bt_app_set_sigrun(struct bt_run *r);
+void bt_app_set_sigrun(struct bt_run *r)
+{
+	g_run = r;
+}
+
+static void on_signal(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+
+	g_signalled = sig;
+	if (g_run != NULL)
+		bt_run_cancel(g_run);
+	/* A second one is not caught: a stuck process can still be ended. */
+	sigaction(sig, &sa, NULL);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* atexit guard: whatever path ends the process, the terminal comes back. */
+static void restore_terminal(void)
+{
+	if (g_screen != NULL && !isendwin())
+		endwin();
+}
+
+/* --- drawing helpers ----------------------------------------------------- */
+
+void bt_app_clear(WINDOW *w, struct bt_rect r)
+{
+	bt_rect_fill(w, r, bt_role_attr(ROLE_NORMAL));
+}
+
+void bt_app_put(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *text)
+{
+	struct bt_rect r = { y, x, 1, maxw };
+
+	if (maxw > 0)
+		bt_text_draw(w, r, 0, 0, text, bt_role_attr(role), g_utf8);
+}
+
+void bt_app_putf(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	bt_app_put(w, y, x, maxw, role, buf);
+}
+
+void bt_app_status(struct bt_app *a, enum bt_role role, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+	a->status_role = role;
+	a->dirty |= DIRTY_STATUS;
+}
+
+/* --- themes -------------------------------------------------------------- */
+
+/* Load theme name; on any error the default theme is used and the status line says why. */
+static void load_theme(struct bt_app *a, const char *name)
+{
+	char path[4096], want[64];
+	struct bt_err err = { "" };
+
+	/* name may be a->theme_name itself */
+	snprintf(want, sizeof(want), "%s", name);
+	name = want;
+	snprintf(a->theme_name, sizeof(a->theme_name), "%s", name);
+	bt_theme_default(&a->theme);
+	if (bt_theme_find(name, path, sizeof(path)) < 0) {
+		if (strcmp(name, "default") != 0)
+			bt_app_status(a, ROLE_ERROR, "theme %s: not found; default theme used (t cycles the %d found)",
+				      name, a->nthemes);
+		snprintf(a->theme_name, sizeof(a->theme_name), "default");
+	} else if (bt_theme_load(path, &a->theme, &err) < 0) {
+		const char *home = getenv("HOME");
+		size_t hl = home ? strlen(home) : 0;
+
+		/* The message starts with the file's path: ~ keeps it short. */
+		if (hl > 1 && !strncmp(err.msg, home, hl) && err.msg[hl] == '/')
+			bt_app_status(a, ROLE_ERROR, "default theme used: ~%s", err.msg + hl);
+		else
+			bt_app_status(a, ROLE_ERROR, "default theme used: %s", err.msg);
+	}
+	bt_theme_apply(&a->theme, a->color);
+	bkgdset(' ' | bt_role_attr(ROLE_NORMAL));
+	a->dirty = DIRTY_ALL;
+}
+
+static void next_theme(struct bt_app *a)
+{
+	int cur = -1;
+
+	a->nthemes = bt_theme_list(a->themes, BT_THEMES_MAX);
+	if (a->nthemes <= 0) {
+		bt_app_status(a, ROLE_WARN, "no theme files found");
+		return;
+	}
+	for (int i = 0; i < a->nthemes; i++)
+		if (!strcmp(a->themes[i], a->theme_name))
+			cur = i;
+	a->status[0] = '\0';
+	load_theme(a, a->themes[(cur + 1) % a->nthemes]);
+	if (a->status[0] == '\0')
+		bt_app_status(a, ROLE_NORMAL, "theme %s (%s)", a->theme_name, a->theme.name);
+}
+
+/* --- header, status, footer ---------------------------------------------- */
+
+static void draw_header(WINDOW *w, const struct bt_app *a)
+{
+	const char *scr = a->screen == SCR_LIVE ? "Live" : a->screen == SCR_RESULTS ? "Results" : "Workbench";
+	const struct bt_workload *wl = bt_workloads[a->screen == SCR_WORKBENCH ? a->wl_sel : a->run_wl];
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), " benchtop %s  %s  %s: %s", BT_VERSION, scr, wl->name,
+		 wl->title ? wl->title : "");
+	bt_rect_fill(w, (struct bt_rect){ 0, 0, 1, a->cols }, bt_role_attr(ROLE_TITLE) | A_REVERSE);
+	{
+		struct bt_rect r = { 0, 0, 1, a->cols };
+		char right[96];
+		int rw;
+
+		snprintf(right, sizeof(right), "theme %s  ? help ", a->theme_name);
+		rw = (int)strlen(right);
+		r.w = a->cols - rw - 1;
+		bt_text_draw(w, r, 0, 0, buf, bt_role_attr(ROLE_TITLE) | A_REVERSE, g_utf8);
+		r.w = a->cols;
+		bt_text_draw(w, r, 0, a->cols - rw, right, bt_role_attr(ROLE_TITLE) | A_REVERSE, g_utf8);
+	}
+}
+
+static void draw_status(WINDOW *w, const struct bt_app *a)
+{
+	int y = a->rows - 2;
+
+	bt_app_clear(w, (struct bt_rect){ y, 0, 1, a->cols });
+	if (a->prompt) {
+		const struct bt_lineed *e = &a->prompt_ed;
+		int lw = (int)strlen(a->prompt_label) + 1;
+		int room = a->cols - lw - 2, start = e->pos >= room ? e->pos - room + 1 : 0;
+
+		bt_app_put(w, y, 0, a->cols, ROLE_LABEL, a->prompt_label);
+		bt_app_put(w, y, lw, room, ROLE_VALUE, e->buf + start);
+		wattron(w, A_REVERSE);
+		mvwaddch(w, y, lw + e->pos - start, e->pos < e->len ? (chtype)e->buf[e->pos] : ' ');
+		wattroff(w, A_REVERSE);
+		return;
+	}
+	bt_app_put(w, y, 1, a->cols - 2, a->status_role, a->status);
+}
+
+struct key_help {
+	const char *key, *what;
+	int optional;		/* dropped first when the line is too narrow */
+};
+
+/* The footer's width for entries k[0..n-1] that are kept. */
+static int footer_width(const struct key_help *k, const int *keep, int n)
+{
+	int w = 0;
+
+	for (int i = 0; i < n; i++)
+		if (keep[i])
+			w += (int)(strlen(k[i].key) + strlen(k[i].what)) + 3;
+	return w - 2;
+}
+
+/* The keys of the current screen, htop's way; optional ones go when it is narrow. */
+static void draw_footer(WINDOW *w, const struct bt_app *a)
+{
+	static const struct key_help list[] = {
+		{ "F1/?", "Help", 0 }, { "Tab", "Pane", 0 }, { "Up/Dn", "Workload", 1 },
+		{ "Enter", "Params", 1 }, { "r", "Run", 0 }, { "S", "Save", 1 }, { "L", "Load", 1 },
+		{ "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
+	static const struct key_help form[] = {
+		{ "F1/?", "Help", 0 }, { "Tab", "Pane", 0 }, { "Enter", "Edit", 0 },
+		{ "Space", "Toggle", 0 }, { "r", "Run", 0 }, { "S", "Save", 1 }, { "L", "Load", 1 },
+		{ "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
+	static const struct key_help edit[] = {
+		{ "Enter", "Set", 0 }, { "Esc", "Cancel", 0 }, { "Left/Right", "Move", 1 },
+		{ "Bksp", "Delete", 1 }, { "^U", "Clear", 1 }, { 0, 0, 0 } };
+	static const struct key_help chooser[] = {
+		{ "Up/Dn", "Move", 0 }, { "Space", "Tick", 0 }, { "Enter", "Set", 0 },
+		{ "Esc", "Cancel", 0 }, { 0, 0, 0 } };
+	static const struct key_help prompt[] = {
+		{ "Enter", "OK", 0 }, { "Esc", "Cancel", 0 }, { 0, 0, 0 } };
+	static const struct key_help live[] = {
+		{ "Esc/s", "Stop", 0 }, { "F1/?", "Help", 0 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
+		{ 0, 0, 0 } };
+	static const struct key_help results[] = {
+		{ "F1/?", "Help", 0 }, { "Up/Dn", "Cell", 0 }, { "PgUp/Dn", "Scroll", 1 },
+		{ "e", "Export", 0 }, { "r", "Rerun", 0 }, { "Esc", "Back", 0 }, { "t", "Theme", 1 },
+		{ "q", "Quit", 0 }, { 0, 0, 0 } };
+	const struct key_help *k;
+	int keep[16], n = 0, x = 0, y = a->rows - 1;
+
+	if (a->prompt)
+		k = prompt;
+	else if (a->screen == SCR_LIVE)
+		k = live;
+	else if (a->screen == SCR_RESULTS)
+		k = results;
+	else if (a->form.chooser)
+		k = chooser;
+	else if (a->form.editing)
+		k = edit;
+	else if (a->focus == PANE_LIST)
+		k = list;
+	else
+		k = form;
+	for (n = 0; k[n].key && n < 16; n++)
+		keep[n] = strcmp(k[n].key, "v") || a->res != NULL;
+	for (int i = n - 1; i >= 0 && footer_width(k, keep, n) > a->cols; i--)
+		if (k[i].optional)
+			keep[i] = 0;
+	bt_rect_fill(w, (struct bt_rect){ y, 0, 1, a->cols }, bt_role_attr(ROLE_FOOTER));
+	for (int i = 0; i < n && x < a->cols; i++) {
+		int kl = (int)strlen(k[i].key);
+
+		if (!keep[i])
+			continue;
+		bt_app_put(w, y, x, a->cols - x, ROLE_KEY, k[i].key);
+		bt_app_put(w, y, x + kl + 1, a->cols - x - kl - 1, ROLE_FOOTER, k[i].what);
+		x += kl + (int)strlen(k[i].what) + 3;
+	}
+}
+
+/* --- render -------------------------------------------------------------- */
+
+static void render(struct bt_app *a)
+{
+	unsigned d = a->dirty;
+	struct bt_rect area;
+
+	if (d == 0)
+		return;
+	a->dirty = 0;
+	getmaxyx(stdscr, a->rows, a->cols);
+	if (a->rows < BT_MIN_ROWS || a->cols < BT_MIN_COLS) {
+		char msg[2][96];
+
+		snprintf(msg[0], sizeof(msg[0]), "benchtop needs at least %dx%d (now %dx%d):",
+			 BT_MIN_COLS, BT_MIN_ROWS, a->cols, a->rows);
+		snprintf(msg[1], sizeof(msg[1]), "enlarge the window");
+		erase();
+		for (int i = 0; i < 2; i++) {
+			int len = (int)strlen(msg[i]);
+
+			bt_app_put(stdscr, a->rows / 2 - 1 + i, len < a->cols ? (a->cols - len) / 2 : 0,
+				   a->cols, ROLE_WARN, msg[i]);
+		}
+		wnoutrefresh(stdscr);
+		doupdate();
+		/* Everything is drawn again once there is room. */
+		a->dirty = 0;
+		a->rows = 0;
+		return;
+	}
+	if (d & DIRTY_CLEAR)
+		erase();
+	area = (struct bt_rect){ 1, 0, a->rows - 3, a->cols };
+	switch (a->screen) {
+	case SCR_WORKBENCH: {
+		int lw = a->cols >= 160 ? 24 : a->cols >= 100 ? 20 : 18;
+		int rest = a->cols - lw;
+		int sw = a->cols >= 100 ? rest * 2 / 5 : 0;
+		struct bt_rect list = { area.y, 0, area.h, lw };
+		struct bt_rect form = { area.y, lw, area.h, rest - sw };
+		struct bt_rect side = { area.y, lw + rest - sw, area.h, sw };
+
+		if (d & DIRTY_LIST)
+			bt_wb_draw_list(stdscr, list, a);
+		if (d & (DIRTY_FORM | DIRTY_OVERLAY))
+			bt_form_draw(stdscr, form, a, a->focus == PANE_FORM);
+		if (sw > 0 && (d & DIRTY_SIDE))
+			bt_wb_draw_side(stdscr, side, a);
+		if (a->form.chooser && (d & (DIRTY_FORM | DIRTY_OVERLAY)))
+			bt_form_draw_chooser(stdscr, form, a);
+		break;
+	}
+	case SCR_LIVE:
+		bt_live_draw(stdscr, a, d, area);
+		break;
+	case SCR_RESULTS:
+		bt_resview_draw(stdscr, a, d, area);
+		break;
+	}
+	if (d & DIRTY_HEADER)
+		draw_header(stdscr, a);
+	if (d & DIRTY_STATUS)
+		draw_status(stdscr, a);
+	if (d & DIRTY_FOOTER)
+		draw_footer(stdscr, a);
+	if (a->help)
+		bt_help_draw(stdscr, a);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+static void start_prompt(struct bt_app *a, int kind, const char *label, const char *init)
+{
+	a->prompt = kind;
+	snprintf(a->prompt_label, sizeof(a->prompt_label), "%s", label);
+	bt_lineed_set(&a->prompt_ed, init);
+	a->dirty |= DIRTY_STATUS | DIRTY_FOOTER;
+}
+
+static void prompt_key(struct bt_app *a, int ch)
+{
+	enum bt_ed_result r = bt_lineed_key(&a->prompt_ed, ch);
+	int kind = a->prompt;
+
+	a->dirty |= DIRTY_STATUS;
+	if (r == ED_CONTINUE)
+		return;
+	a->prompt = 0;
+	a->status[0] = '\0';
+	a->dirty |= DIRTY_FOOTER;
+	if (r == ED_CANCEL || a->prompt_ed.len == 0)
+		return;
+	if (kind == 'S')
+		bt_wb_save_plan(a, a->prompt_ed.buf);
+	else
+		bt_wb_load_plan(a, a->prompt_ed.buf);
+}
+
+static void set_screen(struct bt_app *a, enum bt_screen s)
+{
+	a->screen = s;
+	a->dirty = DIRTY_ALL;
+}
+
+static void handle_key(struct bt_app *a, int ch)
+{
+	if (ch == KEY_RESIZE) {
+		a->dirty = DIRTY_ALL;
+		return;
+	}
+	if (a->help) {
+		a->help = 0;
+		a->dirty = DIRTY_ALL;
+		return;
+	}
+	if (a->prompt) {
+		prompt_key(a, ch);
+		return;
+	}
+	if (a->screen == SCR_WORKBENCH && a->focus == PANE_FORM && (a->form.editing || a->form.chooser)) {
+		bt_form_key(a, ch);
+		return;
+	}
+	switch (ch) {
+	case KEY_F(1):
+	case '?':
+		a->help = 1;
+		a->dirty |= DIRTY_OVERLAY;
+		return;
+	case 'q':
+	case 'Q':
+	case KEY_F(10):
+		a->quit = 1;
+		return;
+	case 't':
+		next_theme(a);
+		return;
+	default:
+		break;
+	}
+	switch (a->screen) {
+	case SCR_LIVE:
+		if (ch == 27 || ch == 's' || ch == 'S')
+			bt_live_stop(a);
+		return;
+	case SCR_RESULTS:
+		if (ch == 27 || ch == 'w' || ch == KEY_BACKSPACE || ch == 127) {
+			set_screen(a, SCR_WORKBENCH);
+			return;
+		}
+		if (ch == 'r' || ch == KEY_F(5)) {
+			bt_live_start(a);
+			return;
+		}
+		bt_resview_key(a, ch);
+		return;
+	case SCR_WORKBENCH:
+		break;
+	}
+	switch (ch) {
+	case 'r':
+	case KEY_F(5):
+		bt_live_start(a);
+		return;
+	case 'S':
+		start_prompt(a, 'S', "Save plan to:", "./benchtop-plan.json");
+		return;
+	case 'L':
+		start_prompt(a, 'L', "Load plan from:", "./benchtop-plan.json");
+		return;
+	case 'v':
+		if (a->res != NULL)
+			set_screen(a, SCR_RESULTS);
+		else
+			bt_app_status(a, ROLE_DIM, "no results yet: r runs the sweep");
+		return;
+	default:
+		bt_wb_key(a, ch);
+	}
+}
+
+/* --- options ------------------------------------------------------------- */
+
+/*
+ * [--theme NAME] [--refresh MS] [WORKLOAD] [key=value ...]: the options and
+ * a starting plan. Errors are one line on stderr; returns -1 then.
+ */
+static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlname, int *firstkv)
+{
+	*wlname = NULL;
+	*firstkv = argc;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq = strchr(arg, '=');
+		size_t nlen = strlen(arg);
+
+		if (arg[0] != '-') {
+			if (eq == NULL && *wlname == NULL && *firstkv == argc) {
+				*wlname = arg;
+				continue;
+			}
+			if (eq != NULL) {
+				if (*firstkv == argc)
+					*firstkv = i;
+				continue;
+			}
+			if (*wlname != NULL)
+				fprintf(stderr, "benchtop: %s: expected key=value (the workload is already %s)\n",
+					arg, *wlname);
+			else
+				fprintf(stderr, "benchtop: %s: the workload comes before key=value\n", arg);
+			return -1;
+		}
+		if (arg[1] == '-' && eq != NULL) {
+			nlen = (size_t)(eq - arg);
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[i + 1];
+		}
+		if ((nlen == 7 && !strncmp(arg, "--theme", 7)) ||
+		    (nlen == 9 && !strncmp(arg, "--refresh", 9))) {
+			if (val == NULL) {
+				fprintf(stderr, "benchtop: %.*s needs a value\n", (int)nlen, arg);
+				return -1;
+			}
+			if (eq == NULL)
+				i++;
+			if (nlen == 7) {
+				snprintf(a->theme_name, sizeof(a->theme_name), "%s", val);
+			} else {
+				char *end;
+				long ms = strtol(val, &end, 10);
+
+				if (*val == '\0' || *end != '\0' || ms < 20 || ms > 10000) {
+					fprintf(stderr, "benchtop: --refresh %s: must be 20..10000 (milliseconds)\n",
+						val);
+					return -1;
+				}
+				a->refresh_ms = (int)ms;
+			}
+			continue;
+		}
+		fprintf(stderr, "benchtop: unknown option %.*s (the workbench takes --theme NAME, --refresh MS, a workload and key=value; see benchtop --help)\n",
+			(int)nlen, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Apply the command line's workload and key=value to the form's plan, before the screen opens. */
+static int apply_args(struct bt_app *a, int argc, char **argv, const char *wlname, int firstkv)
+{
+	struct bt_err err = { "" };
+
+	if (wlname != NULL) {
+		const struct bt_workload *wl = bt_workload_find(wlname);
+		int w = -1;
+
+		for (size_t i = 0; i < bt_nworkloads; i++)
+			if (bt_workloads[i] == wl)
+				w = (int)i;
+		if (w < 0) {
+			fprintf(stderr, "benchtop: %s: no such workload (see benchtop list)\n", wlname);
+			return -1;
+		}
+		bt_wb_select(a, w);
+	}
+	for (int i = firstkv; i < argc; i++) {
+		if (strchr(argv[i], '=') == NULL || argv[i][0] == '-')
+			continue;
+		if (bt_plan_set_arg(bt_form_plan(a), argv[i], &err) < 0) {
+			fprintf(stderr, "benchtop: %s\n", err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --- the loop ------------------------------------------------------------ */
+
+static void loop(struct bt_app *a)
+{
+	uint64_t next = bt_now_ns();
+
+	while (!a->quit && !g_signalled) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		int timeout = -1, ch;
+
+		render(a);
+		if (a->running) {
+			uint64_t now = bt_now_ns();
+
+			timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
+		}
+		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+			break;
+		if (g_signalled)
+			break;
+		while ((ch = getch()) != ERR) {
+			handle_key(a, ch);
+			if (a->quit)
+				break;
+		}
+		if (a->running) {
+			uint64_t now = bt_now_ns();
+
+			if (now >= next) {
+				bt_live_tick(a);
+				next += (uint64_t)a->refresh_ms * 1000000u;
+				if (next < now)
+					next = now + (uint64_t)a->refresh_ms * 1000000u;
+			}
+		} else {
+			next = bt_now_ns();
+		}
+		if (pfd.revents & (POLLHUP | POLLERR))
+			break;
+	}
+}
+
+int bt_tui_main(int argc, char **argv)
+{
+	static struct bt_app app;
+	struct bt_app *a = &app;
+	const char *wlname;
+	const char *nc = getenv("NO_COLOR");
+	int firstkv, status = BT_EXIT_OK;
+
+	setlocale(LC_ALL, "");
+	memset(a, 0, sizeof(*a));
+	a->refresh_ms = 250;
+	snprintf(a->theme_name, sizeof(a->theme_name), "default");
+	if (parse_args(a, argc, argv, &wlname, &firstkv) < 0)
+		return BT_EXIT_USAGE;
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "benchtop: the workbench needs a terminal, and standard %s is not one (headless: benchtop run WORKLOAD ...; see benchtop --help)\n",
+			isatty(STDOUT_FILENO) ? "input" : "output");
+		return BT_EXIT_USAGE;
+	}
+	bt_wb_init(a);
+	if (apply_args(a, argc, argv, wlname, firstkv) < 0) {
+		bt_wb_destroy(a);
+		return BT_EXIT_USAGE;
+	}
+	a->utf8 = g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	g_screen = newterm(NULL, stdout, stdin);
+	if (g_screen == NULL) {
+		fprintf(stderr, "benchtop: cannot use this terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		bt_wb_destroy(a);
+		return BT_EXIT_USAGE;
+	}
+	atexit(restore_terminal);
+	set_escdelay(25);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	if (has_colors() && (nc == NULL || nc[0] == '\0')) {
+		start_color();
+		use_default_colors();
+		a->color = 1;
+	}
+	catch_signals();
+	a->nthemes = bt_theme_list(a->themes, BT_THEMES_MAX);
+	load_theme(a, a->theme_name);
+	if (a->status[0] == '\0')
+		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, ? helps.", a->topo_desc);
+	a->dirty = DIRTY_ALL;
+
+	loop(a);
+
+	/* q or a signal during a run: stop it; the recording ends "interrupted". */
+	bt_live_abort(a);
+	endwin();
+	delscreen(g_screen);
+	g_screen = NULL;
+	if (a->record_path[0] && a->run != NULL) {
+		const struct bt_results *res = bt_run_results(a->run);
+
+		fprintf(stderr, "benchtop: recorded %s (%s)\n", a->record_path, res->status);
+	}
+	/* q is the user's normal way out (0); a signal ends it like the CLI's run (130). */
+	if (g_signalled)
+		status = BT_EXIT_INTERRUPTED;
+	bt_resview_free(a);
+	bt_live_free(a);
+	if (a->run != NULL)
+		bt_run_free(a->run);
+	bt_wb_destroy(a);
+	return status;
+}
+
+int bt_tui_replay(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "benchtop: replay: not yet available (benchtop show RECORDING prints it)\n");
+	return BT_EXIT_USAGE;
+}

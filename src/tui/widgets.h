@@ -9,6 +9,7 @@
 
 #include <ncurses.h>
 #include <stdint.h>
+#include <wchar.h>
 
 #include "core/hist.h"
 #include "tui/theme.h"
@@ -17,8 +18,33 @@ struct bt_rect {
 	int y, x, h, w;
 };
 
-/* A box with a title; focus draws it in ROLE_FOCUS. Returns the inner rect. */
+/*
+ * A box with a title; focus draws it in ROLE_FOCUS. Clears the inside.
+ * Returns the inner rect (h, w 0 when r is too small for a border).
+ */
 struct bt_rect bt_box_draw(WINDOW *win, struct bt_rect r, const char *title, int focus, int utf8);
+
+/* --- drawing primitives (the widgets use them; so may screens) ----------- */
+
+/* r clipped to the window (h, w >= 0; y, x inside it when h, w > 0). */
+struct bt_rect bt_rect_clip(WINDOW *win, struct bt_rect r);
+
+/* Fill r (clipped) with spaces in attr. */
+void bt_rect_fill(WINDOW *win, struct bt_rect r, attr_t attr);
+
+/* Columns that UTF-8 string s takes (utf8 0: one per byte). */
+int bt_text_width(const char *s, int utf8);
+
+/*
+ * Draw UTF-8 s at row y, column x relative to r, clipped to r (a wide
+ * character that does not fit entirely is left out). utf8 0: bytes >= 0x80
+ * and control characters are drawn as '?'. Returns the columns advanced.
+ */
+int bt_text_draw(WINDOW *win, struct bt_rect r, int y, int x, const char *s, attr_t attr,
+		 int utf8);
+
+/* One character at row y, column x relative to r; nothing when outside r. */
+void bt_cell_draw(WINDOW *win, struct bt_rect r, int y, int x, wchar_t wc, attr_t attr);
 
 /* --- line chart: throughput over time ----------------------------------- */
 
@@ -45,7 +71,10 @@ struct bt_chart_model {
 /*
  * Draw axes with labelled ticks (y: 3-5 nice SI values with unit; x: min and
  * max at least) and the series as braille dots (utf8: 2x4 dots per cell) or
- * ASCII '*'/'.'. The y axis label width is taken from the rect.
+ * ASCII line characters ('-' '/' '\\' '|', '*' at the points of a sparse
+ * series, '.' dashes for the ideal line). The y axis label width is taken
+ * from the rect. Legend on the top row, the highlighted series first; the y
+ * range fits the series only (the ideal line is clipped at the top).
  */
 void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m, int utf8);
 
@@ -72,6 +101,15 @@ void bt_histo_draw(WINDOW *win, struct bt_rect r, const struct bt_hist *h, int u
  * Shows min/max ratio ("fairness 0.93") in the top line.
  */
 void bt_bars_draw(WINDOW *win, struct bt_rect r, const uint64_t *vals, int n, int utf8);
+
+/*
+ * CPU use as one stacked bar, user then sys (ROLE_USER, ROLE_SYS), over
+ * ncpus * 100 %; user_pct and sys_pct are % of one CPU (as in bt_sample:
+ * 350 = three and a half CPUs busy). One row: label and bar; two or more:
+ * "user 350%  sys 120%  of 8 CPUs" above the bar.
+ */
+void bt_cpu_draw(WINDOW *win, struct bt_rect r, double user_pct, double sys_pct, int ncpus,
+		 int utf8);
 
 /* --- progress ---------------------------------------------------------- */
 

@@ -1,0 +1,235 @@
+/*
+ * app.h - the TUI's model and the seams between its files.
+ *
+ * One struct bt_app holds everything the screens show. Key handlers and the
+ * tick change it and set dirty bits; the render step (tui.c) draws the panes
+ * whose bits are set, from a const struct bt_app, and nothing else. Only the
+ * main thread touches it; the run is observed through the run API.
+ *
+ *   tui.c        entry, options, terminal, main loop, header/status/footer
+ *   form.c       the parameter form: fields, ticks, chooser, line editor
+ *   workbench.c  the workload list, the side pane (topology, pinning), plans
+ *   live.c       starting and stopping runs, the live model and its view
+ *   resview.c    the results screen: table, scaling chart, cell, export
+ *   help.c       the help overlay
+ */
+#ifndef BT_TUI_APP_H
+#define BT_TUI_APP_H
+
+#include <ncurses.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/hist.h"
+#include "core/plan.h"
+#include "core/results.h"
+#include "core/topo.h"
+#include "engines/runner.h"
+#include "tui/theme.h"
+#include "tui/widgets.h"
+
+#define BT_MIN_COLS 80
+#define BT_MIN_ROWS 24
+
+enum bt_screen { SCR_WORKBENCH, SCR_LIVE, SCR_RESULTS };
+enum bt_pane { PANE_LIST, PANE_FORM };
+
+/* Dirty bits: one per pane; the render step redraws only these. */
+enum {
+	DIRTY_HEADER = 1u << 0,
+	DIRTY_LIST = 1u << 1,
+	DIRTY_FORM = 1u << 2,
+	DIRTY_SIDE = 1u << 3,
+	DIRTY_CHART = 1u << 4,
+	DIRTY_HISTO = 1u << 5,
+	DIRTY_BARS = 1u << 6,
+	DIRTY_CPU = 1u << 7,
+	DIRTY_PROGRESS = 1u << 8,
+	DIRTY_TABLE = 1u << 9,
+	DIRTY_SCALING = 1u << 10,
+	DIRTY_CELL = 1u << 11,
+	DIRTY_STATUS = 1u << 12,
+	DIRTY_FOOTER = 1u << 13,
+	DIRTY_OVERLAY = 1u << 14,
+	DIRTY_CLEAR = 1u << 15,		/* erase the whole screen first (resize, screen change) */
+	DIRTY_ALL = 0xffffu,
+};
+
+/* A one-line text editor (form fields, the status-line prompt). */
+struct bt_lineed {
+	char buf[BT_VALUE_TEXT];
+	int len, pos;
+};
+
+/* Result of feeding a key to a line editor. */
+enum bt_ed_result { ED_CONTINUE, ED_COMMIT, ED_CANCEL };
+
+/* The parameter form of the selected workload. */
+struct bt_form {
+	int cursor;		/* field row (0..nfields; nfields = the Run button) */
+	int tick;		/* sub-cursor among a tick field's values */
+	int scroll;		/* first visible line */
+	int editing;		/* the cursor field is being typed into */
+	struct bt_lineed ed;
+	char err[BT_ERR_MAX];	/* inline error under field err_field */
+	int err_field;
+	int chooser;		/* the chooser of an enum/list field is open */
+	int ch_cursor;
+	uint64_t ch_mask;	/* ticked choices */
+	int ch_multi;		/* several may be ticked */
+};
+
+/* Throughput samples of one cell, for the live chart (x: s since the run started). */
+struct bt_live_series {
+	double *x, *y;
+	int n, cap;
+};
+
+/* What the live view shows; filled by the tick from snapshots and results. */
+struct bt_live {
+	int ncells;
+	struct bt_live_series *series;	/* [ncells] */
+	char (*labels)[64];		/* [ncells] legend text */
+	int nsamples_seen;		/* results->samples consumed */
+	int prev_cell, prev_rep;	/* of the last sample consumed */
+	double offset, prev_t;		/* x offset of the current rep */
+	int nreps_seen;			/* results->reps consumed */
+	struct bt_hist *hist;		/* finished reps of hist_cell merged */
+	int hist_cell, hist_reps;
+	struct bt_snapshot snap;
+	int have_snap;
+	double max_x;			/* x of the latest point */
+	int warmup;			/* warmup reps per cell, from the plan */
+};
+
+/* The row kinds of the workload list. */
+struct bt_list_item {
+	const char *group;	/* a group heading when wl < 0 */
+	int wl;			/* index in bt_workloads, or -1 */
+};
+
+#define BT_LIST_MAX 64
+#define BT_THEMES_MAX 32
+
+struct bt_app {
+	/* options and terminal */
+	int refresh_ms;
+	int utf8, color;
+	char theme_name[64];
+	struct bt_theme theme;
+	char themes[BT_THEMES_MAX][64];
+	int nthemes;
+	int rows, cols;
+
+	/* screens */
+	enum bt_screen screen;
+	int help;
+	unsigned dirty;
+	int quit;
+
+	/* workbench */
+	struct bt_list_item items[BT_LIST_MAX];
+	int nitems;
+	int wl_sel;			/* index in bt_workloads */
+	enum bt_pane focus;
+	struct bt_plan *plans;		/* [bt_nworkloads], lazily initialized */
+	int *plan_ok;			/* [bt_nworkloads] */
+	struct bt_form form;
+	struct bt_topo topo;
+	int have_topo;
+	char topo_desc[160];
+
+	/* the run (also kept after it ends: its results are on screen) */
+	struct bt_run *run;
+	int run_wl;
+	int running;
+	int run_rc;
+	char record_path[4096];
+	struct bt_live live;
+
+	/* results screen */
+	const struct bt_results *res;
+	char **table;
+	int ntable, table_w;
+	int tscroll, thscroll;
+	int cell_sel;
+
+	/* status line and prompt */
+	char status[512];
+	enum bt_role status_role;
+	int prompt;			/* 0, 'S' save, 'L' load */
+	char prompt_label[64];
+	struct bt_lineed prompt_ed;
+};
+
+/* --- tui.c: shared drawing helpers ------------------------------------- */
+
+/* Fill r with blanks in the normal role. */
+void bt_app_clear(WINDOW *w, struct bt_rect r);
+/* Print text at (y, x) in role, cut to at most maxw columns (ASCII text). */
+void bt_app_put(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *text);
+void bt_app_putf(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Set the status line (role: ROLE_NORMAL, ROLE_GOOD, ROLE_ERROR, ...). */
+void bt_app_status(struct bt_app *a, enum bt_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* --- form.c -------------------------------------------------------------- */
+
+void bt_lineed_set(struct bt_lineed *e, const char *text);
+enum bt_ed_result bt_lineed_key(struct bt_lineed *e, int ch);
+
+/* The plan of the selected workload (initialized on first use). */
+struct bt_plan *bt_form_plan(struct bt_app *a);
+/* Number of fields of the selected workload (the Run button is one more row). */
+int bt_form_nfields(const struct bt_app *a);
+/* Plan index of field f (workload params first, then the common ones). */
+int bt_form_param(const struct bt_app *a, int f);
+/* Put the cursor on the field named name (the form of a new workload starts on threads). */
+void bt_form_focus_name(struct bt_app *a, const char *name);
+/* A key for the focused form; returns 1 when used. */
+int bt_form_key(struct bt_app *a, int ch);
+void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus);
+void bt_form_draw_chooser(WINDOW *w, struct bt_rect r, const struct bt_app *a);
+/* Lines of topology / pinning for the pin field (side pane or form help). */
+int bt_form_pin_lines(const struct bt_app *a, char lines[][160], int max, int width);
+
+/* --- workbench.c --------------------------------------------------------- */
+
+void bt_wb_init(struct bt_app *a);
+void bt_wb_destroy(struct bt_app *a);
+void bt_wb_select(struct bt_app *a, int wl);
+int bt_wb_key(struct bt_app *a, int ch);
+void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a);
+void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a);
+/* Plans: the status-line prompts 'S' and 'L' end here with a path. */
+void bt_wb_save_plan(struct bt_app *a, const char *path);
+void bt_wb_load_plan(struct bt_app *a, const char *path);
+
+/* --- live.c -------------------------------------------------------------- */
+
+/* Finalize and check the form's plan, choose the recording, start. */
+void bt_live_start(struct bt_app *a);
+/* Ask the run to stop (returns at once). */
+void bt_live_stop(struct bt_app *a);
+/* Stop and wait (quitting). */
+void bt_live_abort(struct bt_app *a);
+/* Per refresh tick: take a snapshot, copy new samples and reps. */
+void bt_live_tick(struct bt_app *a);
+void bt_live_free(struct bt_app *a);
+void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+
+/* --- resview.c ----------------------------------------------------------- */
+
+/* Build the table lines from a->res (after a run ended). */
+void bt_resview_load(struct bt_app *a);
+void bt_resview_free(struct bt_app *a);
+int bt_resview_key(struct bt_app *a, int ch);
+void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+void bt_resview_export(struct bt_app *a);
+
+/* --- help.c -------------------------------------------------------------- */
+
+void bt_help_draw(WINDOW *w, const struct bt_app *a);
+
+#endif

@@ -1,0 +1,448 @@
+/*
+ * live.c - starting and stopping a run, and the live view while it runs.
+ *
+ * The run is driven only through the run API: the tick takes a snapshot
+ * (which never blocks the run) and, under bt_run_lock for as short as it
+ * can, copies the samples and finished reps it has not seen yet into the
+ * live model. The view draws that model; it never touches the run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/recording.h"
+#include "core/units.h"
+#include "tui/app.h"
+#include "workloads/registry.h"
+
+/* tui.c: the run the signal handler cancels. */
+void bt_app_set_sigrun(struct bt_run *r);
+
+void bt_live_free(struct bt_app *a)
+{
+	struct bt_live *l = &a->live;
+
+	for (int c = 0; l->series && c < l->ncells; c++) {
+		free(l->series[c].x);
+		free(l->series[c].y);
+	}
+	free(l->series);
+	free(l->labels);
+	bt_hist_free(l->hist);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Copy the form's plan (through JSON, so the copy owns its values) and finalize it. */
+static int plan_copy(struct bt_app *a, struct bt_plan *out, struct bt_err *err)
+{
+	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	struct bt_plan *pl = bt_form_plan(a);
+	char *json;
+	int rc;
+
+	if (pl == NULL)
+		return bt_err_set(err, -EINVAL, "no plan");
+	json = bt_plan_to_json(pl);
+	if (json == NULL)
+		return bt_err_set(err, -ENOMEM, "out of memory");
+	rc = bt_run_plan_init(out, wl, err);
+	if (rc == 0)
+		rc = bt_plan_apply_json(out, json, "plan", err);
+	free(json);
+	if (rc == 0)
+		rc = bt_run_plan_finalize(out, wl, err);
+	if (rc == 0)
+		rc = bt_run_validate(wl, out, err);
+	if (rc < 0)
+		bt_plan_destroy(out);
+	return rc;
+}
+
+static int live_init(struct bt_live *l, const struct bt_plan *pl)
+{
+	memset(l, 0, sizeof(*l));
+	l->ncells = pl->ncells;
+	l->series = calloc((size_t)pl->ncells, sizeof(*l->series));
+	l->labels = calloc((size_t)pl->ncells, sizeof(*l->labels));
+	l->hist = bt_hist_new();
+	if (l->series == NULL || l->labels == NULL || l->hist == NULL)
+		return -ENOMEM;
+	for (int c = 0; c < pl->ncells; c++) {
+		bt_plan_cell_label(pl, c, l->labels[c], sizeof(l->labels[c]));
+		if (l->labels[c][0] == '\0')
+			snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
+	}
+	l->prev_cell = l->prev_rep = -1;
+	l->hist_cell = -1;
+	l->warmup = (int)pl->vals[bt_plan_index(pl, "warmup")][0].i;
+	return 0;
+}
+
+void bt_live_start(struct bt_app *a)
+{
+	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	struct bt_plan pl;
+	struct bt_err err = { "" };
+	char dir[4096], host[256] = "host";
+	struct bt_run *run = NULL;
+
+	if (a->running) {
+		bt_app_status(a, ROLE_WARN, "a run is in progress: Esc stops it");
+		return;
+	}
+	if (plan_copy(a, &pl, &err) < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		return;
+	}
+	gethostname(host, sizeof(host) - 1);
+	if (bt_rec_default_dir(dir, sizeof(dir)) < 0 ||
+	    bt_rec_default_path(a->record_path, sizeof(a->record_path), dir, wl->name, host,
+				bt_unix_ns()) < 0) {
+		bt_app_status(a, ROLE_ERROR,
+			      "cannot choose a recording path (set XDG_STATE_HOME or HOME)");
+		bt_plan_destroy(&pl);
+		return;
+	}
+	if (bt_run_start(&run, wl, &pl, a->record_path, &err) < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		bt_plan_destroy(&pl);
+		return;
+	}
+	/* The previous run's results leave the screen now. */
+	bt_resview_free(a);
+	bt_live_free(a);
+	if (a->run != NULL)
+		bt_run_free(a->run);
+	a->res = NULL;
+	a->run = run;
+	a->run_wl = a->wl_sel;
+	a->running = 1;
+	bt_app_set_sigrun(run);
+	if (live_init(&a->live, &pl) < 0) {
+		bt_run_cancel(run);
+		bt_app_status(a, ROLE_ERROR, "out of memory");
+	} else {
+		bt_app_status(a, ROLE_NORMAL, "recording to %s", a->record_path);
+	}
+	bt_plan_destroy(&pl);
+	a->screen = SCR_LIVE;
+	a->dirty = DIRTY_ALL;
+}
+
+void bt_live_stop(struct bt_app *a)
+{
+	if (!a->running)
+		return;
+	bt_run_cancel(a->run);
+	bt_app_status(a, ROLE_WARN, "stopping...");
+}
+
+void bt_live_abort(struct bt_app *a)
+{
+	if (!a->running)
+		return;
+	bt_run_cancel(a->run);
+	bt_run_wait(a->run);
+	a->running = 0;
+	bt_app_set_sigrun(NULL);
+}
+
+static int series_push(struct bt_live_series *s, double x, double y)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 64;
+		double *nx = realloc(s->x, sizeof(double) * (size_t)cap);
+
+		if (nx == NULL)
+			return -ENOMEM;
+		s->x = nx;
+		double *ny = realloc(s->y, sizeof(double) * (size_t)cap);
+
+		if (ny == NULL)
+			return -ENOMEM;
+		s->y = ny;
+		s->cap = cap;
+	}
+	s->x[s->n] = x;
+	s->y[s->n] = y;
+	s->n++;
+	return 0;
+}
+
+/*
+ * Copy what is new in the results: samples become chart points on one time
+ * axis (each rep continues where the previous one ended), finished reps of
+ * the running cell are merged into the live histogram. Under the run's
+ * lock: only copies and a histogram merge, no drawing, no I/O.
+ */
+static unsigned copy_new(struct bt_app *a)
+{
+	struct bt_live *l = &a->live;
+	const struct bt_results *res;
+	unsigned dirty = 0;
+
+	bt_run_lock(a->run);
+	res = bt_run_results(a->run);
+	for (; l->nsamples_seen < res->nsamples; l->nsamples_seen++) {
+		const struct bt_sample *s = &res->samples[l->nsamples_seen];
+
+		if (s->cell < 0 || s->cell >= l->ncells)
+			continue;
+		if (s->cell != l->prev_cell || s->rep != l->prev_rep) {
+			l->offset += l->prev_t;
+			l->prev_t = 0;
+			l->prev_cell = s->cell;
+			l->prev_rep = s->rep;
+		}
+		l->prev_t = s->t;
+		series_push(&l->series[s->cell], l->offset + s->t, s->ops_s);
+		if (l->offset + s->t > l->max_x)
+			l->max_x = l->offset + s->t;
+		dirty |= DIRTY_CHART;
+	}
+	for (; l->nreps_seen < res->nreps; l->nreps_seen++) {
+		const struct bt_rep *r = &res->reps[l->nreps_seen];
+
+		if (r->cell != l->hist_cell) {
+			bt_hist_reset(l->hist);
+			l->hist_cell = r->cell;
+			l->hist_reps = 0;
+		}
+		if (r->hist != NULL) {
+			bt_hist_add(l->hist, r->hist);
+			l->hist_reps++;
+		}
+		dirty |= DIRTY_HISTO;
+	}
+	bt_run_unlock(a->run);
+	return dirty;
+}
+
+void bt_live_tick(struct bt_app *a)
+{
+	struct bt_live *l = &a->live;
+	struct bt_snapshot s;
+
+	if (!a->running || a->run == NULL)
+		return;
+	bt_run_snapshot(a->run, &s);
+	a->dirty |= DIRTY_PROGRESS;
+	if (!l->have_snap || s.sample_seq != l->snap.sample_seq)
+		a->dirty |= DIRTY_BARS | DIRTY_CPU;
+	if (!l->have_snap || s.cell != l->snap.cell)
+		a->dirty |= DIRTY_CHART | DIRTY_HISTO;
+	l->snap = s;
+	l->have_snap = 1;
+	a->dirty |= copy_new(a);
+
+	if (bt_run_finished(a->run)) {
+		int rc = bt_run_wait(a->run);
+		const struct bt_results *res = bt_run_results(a->run);
+
+		a->running = 0;
+		a->run_rc = rc;
+		bt_app_set_sigrun(NULL);
+		a->res = res;
+		bt_resview_load(a);
+		a->screen = SCR_RESULTS;
+		a->dirty = DIRTY_ALL;
+		if (rc == 0)
+			bt_app_status(a, ROLE_GOOD, "done: %d cell%s; recorded to %s", res->ncells,
+				      res->ncells == 1 ? "" : "s", a->record_path);
+		else if (rc == -EINTR)
+			bt_app_status(a, ROLE_WARN, "stopped: %d of %d cells finished; recording %s ends interrupted",
+				      bt_results_cells_done(res), res->ncells, a->record_path);
+		else
+			bt_app_status(a, ROLE_ERROR, "run failed: %s", res->error);
+	}
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+struct live_layout {
+	struct bt_rect progress, chart, histo, bars, cpu;
+};
+
+static struct live_layout layout(struct bt_rect area)
+{
+	struct live_layout L;
+	int rest = area.h - 3;
+	int ch = rest * 11 / 20;
+	int bh = rest - ch;
+	int wh = area.w * 2 / 5, wb = area.w * 7 / 20;
+
+	L.progress = (struct bt_rect){ area.y, area.x, 3, area.w };
+	L.chart = (struct bt_rect){ area.y + 3, area.x, ch, area.w };
+	L.histo = (struct bt_rect){ area.y + 3 + ch, area.x, bh, wh };
+	L.bars = (struct bt_rect){ area.y + 3 + ch, area.x + wh, bh, wb };
+	L.cpu = (struct bt_rect){ area.y + 3 + ch, area.x + wh + wb, bh, area.w - wh - wb };
+	return L;
+}
+
+static void rep_text(const struct bt_live *l, char *buf, size_t n)
+{
+	const struct bt_snapshot *s = &l->snap;
+	int reps = s->reps_per_cell - l->warmup;
+
+	if (s->rep < l->warmup)
+		snprintf(buf, n, "warmup %d/%d", s->rep + 1, l->warmup);
+	else
+		snprintf(buf, n, "rep %d/%d", s->rep - l->warmup + 1, reps);
+}
+
+static void draw_progress(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_live *l = &a->live;
+	const struct bt_snapshot *s = &l->snap;
+	char text[256], eta[32], reps[32], title[128];
+	struct bt_rect in;
+	double frac = 0;
+	int total = s->ncells * s->reps_per_cell;
+
+	bt_app_clear(w, r);
+	snprintf(title, sizeof(title), "Running %s  (Esc stops)", bt_workloads[a->run_wl]->name);
+	in = bt_box_draw(w, r, title, 0, a->utf8);
+	if (in.h <= 0 || !l->have_snap)
+		return;
+	if (total > 0)
+		frac = (double)(s->cell * s->reps_per_cell + s->rep) / total;
+	if (s->state == BT_RUN_DONE)
+		frac = 1;
+	if (s->eta_s >= 0)
+		snprintf(eta, sizeof(eta), "ETA %.0fs", s->eta_s + 0.5);
+	else
+		snprintf(eta, sizeof(eta), "ETA ?");
+	rep_text(l, reps, sizeof(reps));
+	snprintf(text, sizeof(text), "cell %d/%d %s  %s  %s  elapsed %.1fs", s->cell + 1, s->ncells,
+		 reps, s->cell < l->ncells ? l->labels[s->cell] : "", eta, s->elapsed_s);
+	bt_progress_draw(w, in, frac, text, a->utf8);
+}
+
+static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_live *l = &a->live;
+	struct bt_series *ser;
+	struct bt_chart_model m = { 0 };
+	struct bt_rect in;
+	char title[160], unit[48], rate[32];
+
+	bt_app_clear(w, r);
+	snprintf(unit, sizeof(unit), "%s/s", bt_workloads[a->run_wl]->unit);
+	if (l->have_snap && l->snap.sample_seq > 0)
+		snprintf(title, sizeof(title), "Throughput, %s  (now %s, %s)", unit,
+			 bt_fmt_si(l->snap.last.ops_s, rate, sizeof(rate)),
+			 l->snap.cell < l->ncells ? l->labels[l->snap.cell] : "");
+	else
+		snprintf(title, sizeof(title), "Throughput, %s  (waiting for the first sample)", unit);
+	in = bt_box_draw(w, r, title, 0, a->utf8);
+	if (in.h < 3 || in.w < 20)
+		return;
+	ser = calloc((size_t)(l->ncells ? l->ncells : 1), sizeof(*ser));
+	if (ser == NULL)
+		return;
+	for (int c = 0; c < l->ncells; c++) {
+		ser[c].x = l->series[c].x;
+		ser[c].y = l->series[c].y;
+		ser[c].n = l->series[c].n;
+		ser[c].role = (enum bt_role)(ROLE_SERIES0 + c % 8);
+		ser[c].highlight = c == l->snap.cell;
+		ser[c].label = l->labels[c];
+	}
+	m.yunit = unit;
+	m.xunit = "s";
+	m.xmin = 0;
+	m.xmax = l->max_x > 1 ? l->max_x : 1;
+	m.nseries = l->ncells;
+	m.series = ser;
+	bt_chart_draw(w, in, &m, a->utf8);
+	free(ser);
+}
+
+static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_live *l = &a->live;
+	struct bt_rect in;
+	char title[160];
+
+	bt_app_clear(w, r);
+	if (l->hist_cell >= 0 && l->hist_cell < l->ncells)
+		snprintf(title, sizeof(title), "Latency, %s (%d rep%s)", l->labels[l->hist_cell],
+			 l->hist_reps, l->hist_reps == 1 ? "" : "s");
+	else
+		snprintf(title, sizeof(title), "Latency");
+	in = bt_box_draw(w, r, title, 0, a->utf8);
+	if (in.h < 2 || in.w < 10)
+		return;
+	if (l->hist_cell < 0) {
+		char p[4][32];
+		const struct bt_sample *s = &l->snap.last;
+
+		/* No rep has finished: show the running interval's percentiles. */
+		if (l->have_snap && s->lat_count > 0) {
+			bt_app_putf(w, in.y, in.x, in.w, ROLE_NORMAL, "last %.1fs: %llu timed", s->dt,
+				    (unsigned long long)s->lat_count);
+			bt_app_putf(w, in.y + 1, in.x, in.w, ROLE_P50, "p50 %s", bt_fmt_ns((double)s->p50, p[0], 32));
+			if (in.h > 2)
+				bt_app_putf(w, in.y + 2, in.x, in.w, ROLE_P99, "p99 %s", bt_fmt_ns((double)s->p99, p[1], 32));
+			if (in.h > 3)
+				bt_app_putf(w, in.y + 3, in.x, in.w, ROLE_MAX, "max %s", bt_fmt_ns((double)s->max, p[2], 32));
+			if (in.h > 4)
+				bt_app_put(w, in.y + 4, in.x, in.w, ROLE_DIM, "histogram after the first rep");
+		} else {
+			bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "histogram after the first rep");
+		}
+		return;
+	}
+	bt_histo_draw(w, in, l->hist, a->utf8);
+}
+
+static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_snapshot *s = &a->live.snap;
+	struct bt_rect in;
+	char title[64];
+	int n = s->nworkers < BT_SNAP_WORKERS ? s->nworkers : BT_SNAP_WORKERS;
+
+	bt_app_clear(w, r);
+	snprintf(title, sizeof(title), "Ops per thread (%d)", n);
+	in = bt_box_draw(w, r, title, 0, a->utf8);
+	if (in.h < 1 || in.w < 8)
+		return;
+	if (n <= 0) {
+		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "starting...");
+		return;
+	}
+	bt_bars_draw(w, in, s->worker_ops, n, a->utf8);
+}
+
+static void draw_cpu(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_snapshot *s = &a->live.snap;
+	struct bt_rect in;
+
+	bt_app_clear(w, r);
+	in = bt_box_draw(w, r, "CPU", 0, a->utf8);
+	if (in.h < 1 || in.w < 6)
+		return;
+	bt_cpu_draw(w, in, s->last.user_pct, s->last.sys_pct, a->have_topo ? a->topo.ncpus : 1,
+		    a->utf8);
+}
+
+void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area)
+{
+	struct live_layout L = layout(area);
+
+	if (dirty & DIRTY_PROGRESS)
+		draw_progress(w, L.progress, a);
+	if (dirty & DIRTY_CHART)
+		draw_chart(w, L.chart, a);
+	if (dirty & DIRTY_HISTO)
+		draw_histo(w, L.histo, a);
+	if (dirty & DIRTY_BARS)
+		draw_bars(w, L.bars, a);
+	if (dirty & DIRTY_CPU)
+		draw_cpu(w, L.cpu, a);
+}

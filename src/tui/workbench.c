@@ -1,0 +1,332 @@
+/*
+ * workbench.c - the workbench screen's workload list and side pane
+ * (what the workload is, what the sweep will be, the machine's topology and
+ * where each pin policy puts the workers), and plan files.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "workloads/registry.h"
+
+static const char *const group_order[] = {
+	"threads", "crypto", "kv", "files", "events", "harness", NULL
+};
+
+/* Is group g one of the known ones (listed above)? */
+static int known_group(const char *g)
+{
+	for (int i = 0; group_order[i]; i++)
+		if (!strcmp(group_order[i], g))
+			return 1;
+	return 0;
+}
+
+static void add_group(struct bt_app *a, const char *g)
+{
+	int first = 1;
+
+	for (size_t w = 0; w < bt_nworkloads && a->nitems < BT_LIST_MAX - 1; w++) {
+		if (strcmp(bt_workloads[w]->group ? bt_workloads[w]->group : "other", g))
+			continue;
+		if (first)
+			a->items[a->nitems++] = (struct bt_list_item){ g, -1 };
+		first = 0;
+		a->items[a->nitems++] = (struct bt_list_item){ NULL, (int)w };
+	}
+}
+
+/* Build the grouped list, allocate the per-workload plans, select pipeline. */
+void bt_wb_init(struct bt_app *a)
+{
+	const struct bt_workload *pipe = bt_workload_find("pipeline");
+	struct bt_err err = { "" };
+
+	a->nitems = 0;
+	for (int i = 0; group_order[i]; i++)
+		add_group(a, group_order[i]);
+	/* Groups this file does not know yet, in registry order. */
+	for (size_t w = 0; w < bt_nworkloads; w++) {
+		const char *g = bt_workloads[w]->group ? bt_workloads[w]->group : "other";
+		int seen = 0;
+
+		for (int i = 0; i < a->nitems; i++)
+			if (a->items[i].wl < 0 && !strcmp(a->items[i].group, g))
+				seen = 1;
+		if (!seen && !known_group(g))
+			add_group(a, g);
+	}
+	a->plans = calloc(bt_nworkloads, sizeof(*a->plans));
+	a->plan_ok = calloc(bt_nworkloads, sizeof(*a->plan_ok));
+	if (bt_topo_load(&a->topo, &err) == 0) {
+		a->have_topo = 1;
+		bt_topo_describe(&a->topo, a->topo_desc, sizeof(a->topo_desc));
+	} else {
+		snprintf(a->topo_desc, sizeof(a->topo_desc), "topology: %s", err.msg);
+	}
+	a->wl_sel = 0;
+	for (size_t w = 0; w < bt_nworkloads; w++)
+		if (bt_workloads[w] == pipe)
+			a->wl_sel = (int)w;
+	bt_wb_select(a, a->wl_sel);
+	a->focus = PANE_FORM;
+}
+
+void bt_wb_destroy(struct bt_app *a)
+{
+	for (size_t w = 0; a->plans && w < bt_nworkloads; w++)
+		if (a->plan_ok[w])
+			bt_plan_destroy(&a->plans[w]);
+	free(a->plans);
+	free(a->plan_ok);
+	if (a->have_topo)
+		bt_topo_destroy(&a->topo);
+}
+
+void bt_wb_select(struct bt_app *a, int wl)
+{
+	a->wl_sel = wl;
+	memset(&a->form, 0, sizeof(a->form));
+	a->form.err_field = -1;
+	if (bt_form_plan(a) != NULL)
+		bt_form_focus_name(a, "threads");
+	if (bt_workloads[wl]->unavailable && bt_workloads[wl]->unavailable())
+		bt_app_status(a, ROLE_WARN, "%s is unavailable: %s", bt_workloads[wl]->name,
+			      bt_workloads[wl]->unavailable());
+	a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_SIDE | DIRTY_HEADER | DIRTY_FOOTER;
+}
+
+/* Move the list selection by dir workloads, skipping group headings. */
+static void list_move(struct bt_app *a, int dir)
+{
+	int cur = 0;
+
+	for (int i = 0; i < a->nitems; i++)
+		if (a->items[i].wl == a->wl_sel)
+			cur = i;
+	for (int i = cur + dir; i >= 0 && i < a->nitems; i += dir) {
+		if (a->items[i].wl >= 0) {
+			bt_wb_select(a, a->items[i].wl);
+			return;
+		}
+	}
+}
+
+int bt_wb_key(struct bt_app *a, int ch)
+{
+	if (ch == '\t' || ch == KEY_BTAB) {
+		a->focus = a->focus == PANE_LIST ? PANE_FORM : PANE_LIST;
+		a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_FOOTER;
+		return 1;
+	}
+	if (a->focus == PANE_FORM) {
+		if (bt_form_key(a, ch))
+			return 1;
+		if (ch == 27 && a->form.err[0]) {
+			a->form.err[0] = '\0';
+			a->dirty |= DIRTY_FORM;
+			return 1;
+		}
+		return 0;
+	}
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		list_move(a, -1);
+		return 1;
+	case KEY_DOWN:
+	case 'j':
+		list_move(a, 1);
+		return 1;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case KEY_RIGHT:
+	case 'l':
+		a->focus = PANE_FORM;
+		a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_FOOTER;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	struct bt_rect in;
+	int sel = 0, first = 0;
+
+	bt_app_clear(w, r);
+	in = bt_box_draw(w, r, "Workloads", a->focus == PANE_LIST, a->utf8);
+	if (in.h <= 0 || in.w <= 0)
+		return;
+	for (int i = 0; i < a->nitems; i++)
+		if (a->items[i].wl == a->wl_sel)
+			sel = i;
+	if (sel >= in.h)
+		first = sel - in.h + 1;
+	for (int i = first; i < a->nitems && i - first < in.h; i++) {
+		const struct bt_list_item *it = &a->items[i];
+		int y = in.y + i - first;
+
+		if (it->wl < 0) {
+			bt_app_put(w, y, in.x, in.w, ROLE_TITLE, it->group);
+		} else {
+			const struct bt_workload *wl = bt_workloads[it->wl];
+			const char *why = wl->unavailable ? wl->unavailable() : NULL;
+			enum bt_role role = why ? ROLE_DIM : ROLE_NORMAL;
+
+			if (it->wl == a->wl_sel)
+				role = ROLE_SELECT;
+			bt_app_putf(w, y, in.x, in.w, role, " %-*s", in.w - 1, wl->name);
+			if (why && in.w >= 6 + (int)strlen(wl->name))
+				bt_app_put(w, y, in.x + in.w - 4, 4, it->wl == a->wl_sel ? ROLE_SELECT : ROLE_DIM,
+					   " n/a");
+		}
+	}
+}
+
+/* Print text wrapped into the rect starting at line *y; advances *y. */
+static void put_wrapped(WINDOW *w, struct bt_rect in, int *y, enum bt_role role, const char *text)
+{
+	int len = (int)strlen(text);
+
+	while (len > 0 && *y < in.y + in.h) {
+		int take = len <= in.w ? len : in.w;
+
+		if (take < len) {
+			int sp = take;
+
+			while (sp > in.w / 2 && text[sp] != ' ')
+				sp--;
+			if (text[sp] == ' ')
+				take = sp;
+		}
+		bt_app_putf(w, (*y)++, in.x, in.w, role, "%.*s", take, text);
+		text += take;
+		len -= take;
+		while (*text == ' ') {
+			text++;
+			len--;
+		}
+	}
+}
+
+void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	const char *why = wl->unavailable ? wl->unavailable() : NULL;
+	const struct bt_plan *pl = a->plan_ok[a->wl_sel] ? &a->plans[a->wl_sel] : NULL;
+	char buf[512], pinl[12][160];
+	struct bt_rect in;
+	int y, npin;
+
+	bt_app_clear(w, r);
+	in = bt_box_draw(w, r, "Sweep and machine", 0, a->utf8);
+	if (in.h <= 0 || in.w <= 4)
+		return;
+	y = in.y;
+	snprintf(buf, sizeof(buf), "%s: %s", wl->name, wl->title ? wl->title : "");
+	put_wrapped(w, in, &y, ROLE_NORMAL, buf);
+	if (why) {
+		snprintf(buf, sizeof(buf), "unavailable: %s", why);
+		put_wrapped(w, in, &y, ROLE_ERROR, buf);
+	}
+	snprintf(buf, sizeof(buf), "one op = one of %s; latency = %s", wl->unit ? wl->unit : "?",
+		 wl->lat_what ? wl->lat_what : "per op");
+	put_wrapped(w, in, &y, ROLE_DIM, buf);
+	if (pl != NULL && y < in.y + in.h) {
+		int reps = (int)pl->vals[bt_plan_index(pl, "reps")][0].i;
+		int warm = (int)pl->vals[bt_plan_index(pl, "warmup")][0].i;
+
+		y++;
+		snprintf(buf, sizeof(buf), "%d cell%s x (%d warmup + %d reps) = %d runs", pl->ncells,
+			 pl->ncells == 1 ? "" : "s", warm, reps, pl->ncells * (warm + reps));
+		put_wrapped(w, in, &y, ROLE_LABEL, buf);
+		for (int ax = 0; ax < pl->naxes && y < in.y + in.h; ax++) {
+			int pi = pl->axes[ax];
+			size_t o = (size_t)snprintf(buf, sizeof(buf), "  %s:", pl->params[pi]->name);
+
+			for (int v = 0; v < pl->nvals[pi] && o < sizeof(buf); v++)
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s", pl->vals[pi][v].text);
+			put_wrapped(w, in, &y, ROLE_VALUE, buf);
+		}
+		if (wl->stop_default == NULL) {
+			snprintf(buf, sizeof(buf), "each run does a fixed amount of work");
+		} else {
+			const struct bt_value *d = &pl->vals[bt_plan_index(pl, "duration")][0];
+			const struct bt_value *o = &pl->vals[bt_plan_index(pl, "ops")][0];
+
+			if (d->i)
+				snprintf(buf, sizeof(buf), "each run lasts %s", d->text);
+			else if (o->i)
+				snprintf(buf, sizeof(buf), "each run does %s ops", o->text);
+			else
+				snprintf(buf, sizeof(buf), "each run: %s (default)", wl->stop_default);
+		}
+		put_wrapped(w, in, &y, ROLE_DIM, buf);
+	}
+	if (y + 2 < in.y + in.h) {
+		y++;
+		bt_app_put(w, y++, in.x, in.w, ROLE_TITLE, "Topology and pinning");
+		npin = bt_form_pin_lines(a, pinl, in.y + in.h - y > 12 ? 12 : in.y + in.h - y, in.w);
+		for (int i = 0; i < npin && y < in.y + in.h; i++)
+			put_wrapped(w, in, &y, i == 0 ? ROLE_LABEL : ROLE_NORMAL, pinl[i]);
+	}
+	if (a->res != NULL && y + 2 < in.y + in.h) {
+		y++;
+		snprintf(buf, sizeof(buf), "last run: %s %s; v shows its results", a->res->workload,
+			 a->res->status);
+		put_wrapped(w, in, &y, ROLE_DIM, buf);
+	}
+}
+
+void bt_wb_save_plan(struct bt_app *a, const char *path)
+{
+	struct bt_plan *pl = bt_form_plan(a);
+	struct bt_err err = { "" };
+
+	if (pl == NULL)
+		return;
+	if (bt_plan_save(pl, path, &err) < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		return;
+	}
+	bt_app_status(a, ROLE_GOOD, "plan saved to %s (benchtop run --plan %s)", path, path);
+}
+
+void bt_wb_load_plan(struct bt_app *a, const char *path)
+{
+	char name[64];
+	const struct bt_workload *wl;
+	struct bt_plan np;
+	struct bt_err err = { "" };
+	int w = -1;
+
+	if (bt_plan_file_workload(path, name, sizeof(name), &err) < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		return;
+	}
+	wl = bt_workload_find(name);
+	for (size_t i = 0; i < bt_nworkloads; i++)
+		if (bt_workloads[i] == wl)
+			w = (int)i;
+	if (w < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s: workload %s is not in this benchtop", path, name);
+		return;
+	}
+	if (bt_run_plan_init(&np, wl, &err) < 0 || bt_plan_load(&np, path, &err) < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		bt_plan_destroy(&np);	/* bt_plan_init zeroed it first */
+		return;
+	}
+	if (a->plan_ok[w])
+		bt_plan_destroy(&a->plans[w]);
+	a->plans[w] = np;
+	a->plan_ok[w] = 1;
+	bt_wb_select(a, w);
+	bt_app_status(a, ROLE_GOOD, "plan loaded from %s: %s, %d cell%s", path, name, np.ncells,
+		      np.ncells == 1 ? "" : "s");
+}
