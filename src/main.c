@@ -8,14 +8,19 @@
 #include "bt_config.h"
 #include "cli/cli.h"
 #include "tui/tui.h"
+#include "workloads/registry.h"
 
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
-	/* No command, or only TUI options (--theme, --refresh, ...): the TUI. */
+	/*
+	 * No command, TUI options (--theme, --refresh, ...), a workload name or
+	 * key=value settings: the TUI, with its form prefilled from them.
+	 */
 	if (cmd == NULL || (cmd[0] == '-' && strcmp(cmd, "--help") && strcmp(cmd, "-h") &&
-			    strcmp(cmd, "--version") && strcmp(cmd, "-V")))
+			    strcmp(cmd, "--version") && strcmp(cmd, "-V")) ||
+	    strchr(cmd, '=') != NULL || bt_workload_find(cmd) != NULL)
 		return bt_tui_main(argc, argv);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		bt_cli_usage(stdout);

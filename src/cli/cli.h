@@ -38,4 +38,25 @@ int bt_cli_format(const char *s, enum bt_format *out);
 void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format fmt,
 			  const char *origin);
 
+struct bt_workload;
+struct bt_plan;
+
+/* How bt_cli_run_plan runs and reports (run and rerun share it). */
+struct bt_cli_run_opts {
+	const char *record;	/* record to this file; NULL: the default place */
+	int no_record;		/* 1: do not record */
+	int quiet;		/* 1: no progress bar */
+	enum bt_format fmt;	/* the results table */
+};
+
+/*
+ * Run a finalized, validated plan as `benchtop run` does: choose the
+ * recording path, catch SIGINT/SIGTERM/SIGHUP (the first cancels the run,
+ * the next one kills), draw the progress bar on a terminal, print the
+ * results on stdout and "recorded: PATH" on stderr. Returns the exit status
+ * (BT_EXIT_OK, _FAILED, _INTERRUPTED).
+ */
+int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
+		    const struct bt_cli_run_opts *o);
+
 #endif

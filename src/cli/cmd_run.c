@@ -6,48 +6,17 @@
  * SIGINT, SIGTERM and SIGHUP cancel the run: the rep in progress stops at
  * once, the recording ends "interrupted", the finished cells are printed. A
  * second signal ends the process at once (the recording then ends torn, which
- * the reader accepts as interrupted).
+ * the reader accepts as interrupted). The running itself is bt_cli_run_plan
+ * in cli.c, shared with rerun.
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/clock.h"
 #include "core/plan.h"
-#include "core/recording.h"
-#include "core/sysinfo.h"
-#include "core/units.h"
 #include "engines/runner.h"
 #include "workloads/registry.h"
-
-static struct bt_run *volatile g_run;
-static volatile sig_atomic_t g_signalled;
-
-static void on_signal(int sig)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-
-	g_signalled = sig;
-	if (g_run != NULL)
-		bt_run_cancel(g_run);
-	/* The next one is not caught: a stuck run can still be killed. */
-	sigaction(sig, &sa, NULL);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 struct run_opts {
 	const char *workload;
@@ -126,31 +95,6 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-/* One progress line on stderr, rewritten in place. */
-static void progress(struct bt_run *r, const struct bt_results *res, const char *unit)
-{
-	struct bt_snapshot s;
-	char rate[32], eta[32], bar[31];
-	int total, done, filled;
-
-	bt_run_snapshot(r, &s);
-	total = s.ncells * s.reps_per_cell;
-	done = s.cell * s.reps_per_cell + s.rep;
-	filled = total ? (int)(30.0 * done / total) : 0;
-	for (int i = 0; i < 30; i++)
-		bar[i] = i < filled ? '#' : '.';
-	bar[30] = '\0';
-	bt_fmt_si(s.last.ops_s, rate, sizeof(rate));
-	if (s.eta_s >= 0)
-		snprintf(eta, sizeof(eta), "ETA %.0fs", s.eta_s);
-	else
-		snprintf(eta, sizeof(eta), "ETA ?");
-	fprintf(stderr, "\r\033[K[%s] cell %d/%d rep %d/%d  %.40s  %s %s/s  %s", bar,
-		s.cell + 1, s.ncells, s.rep + 1, s.reps_per_cell,
-		s.cell < res->ncells ? res->cells[s.cell].label : "", rate, unit, eta);
-	fflush(stderr);
-}
-
 static int build_plan(struct run_opts *o, struct bt_plan *pl, const struct bt_workload **wlp)
 {
 	char fromfile[64] = "";
@@ -201,10 +145,8 @@ int bt_cmd_run(int argc, char **argv)
 	struct run_opts o = { .fmt = BT_FMT_TEXT };
 	const struct bt_workload *wl = NULL;
 	struct bt_plan pl;
-	struct bt_run *run = NULL;
 	struct bt_err err = { "" };
-	char path[4096] = "";
-	int rc, status = BT_EXIT_USAGE, tty;
+	int status = BT_EXIT_USAGE;
 
 	if (parse_args(argc, argv, &o) < 0)
 		goto out;
@@ -214,62 +156,8 @@ int bt_cmd_run(int argc, char **argv)
 		bt_cli_error("%s", err.msg);
 		goto out_plan;
 	}
-	if (o.record != NULL) {
-		snprintf(path, sizeof(path), "%s", o.record);
-	} else if (!o.no_record) {
-		char dir[4096];
-		char host[256] = "host";
-
-		gethostname(host, sizeof(host) - 1);
-		if (bt_rec_default_dir(dir, sizeof(dir)) < 0 ||
-		    bt_rec_default_path(path, sizeof(path), dir, wl->name, host, bt_unix_ns()) < 0) {
-			bt_cli_error("cannot choose a recording path (set XDG_STATE_HOME, or use --record FILE or --no-record)");
-			status = BT_EXIT_FAILED;
-			goto out_plan;
-		}
-	}
-
-	catch_signals();
-	if (bt_run_start(&run, wl, &pl, path[0] ? path : NULL, &err) < 0) {
-		bt_cli_error("%s", err.msg);
-		status = BT_EXIT_FAILED;
-		goto out_plan;
-	}
-	g_run = run;
-
-	tty = !o.quiet && isatty(STDERR_FILENO);
-	if (tty) {
-		uint64_t next = 0;
-
-		while (!bt_run_finished(run)) {
-			struct timespec ts = { 0, 20 * 1000000 };
-
-			if (bt_now_ns() >= next) {
-				progress(run, bt_run_results(run), wl->unit);
-				next = bt_now_ns() + 200000000u;
-			}
-			nanosleep(&ts, NULL);
-		}
-		fprintf(stderr, "\r\033[K");
-	}
-	rc = bt_run_wait(run);
-	g_run = NULL;
-
-	bt_cli_print_results(stdout, bt_run_results(run), o.fmt, NULL);
-	fflush(stdout);
-	if (path[0])
-		fprintf(stderr, "recorded: %s\n", path);
-	if (rc == -EINTR) {
-		bt_cli_error("interrupted: %d of %d cells finished", bt_results_cells_done(bt_run_results(run)),
-			     bt_run_results(run)->ncells);
-		status = BT_EXIT_INTERRUPTED;
-	} else if (rc < 0) {
-		bt_cli_error("run failed: %s", bt_run_results(run)->error);
-		status = BT_EXIT_FAILED;
-	} else {
-		status = BT_EXIT_OK;
-	}
-	bt_run_free(run);
+	status = bt_cli_run_plan(wl, &pl, &(struct bt_cli_run_opts){
+		.record = o.record, .no_record = o.no_record, .quiet = o.quiet, .fmt = o.fmt });
 out_plan:
 	bt_plan_destroy(&pl);
 out:

@@ -1,1 +1,806 @@
-/* being written */
+/*
+ * sessions.c - recorded sessions: cheap summaries for listing, and raw
+ * exports (see sessions.h).
+ *
+ * The summary reader is a second, shallow reader of the recording format.
+ * It trusts the shape the writer produces (one compact JSON object per line,
+ * the "type" key first) to skip the long rep and sample lines unparsed, and
+ * checks only that every line looks like an object. bt_rec_read remains the
+ * one full, strict reader: opening a session goes through it.
+ */
+#include "core/sessions.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/hist.h"
+#include "core/recording.h"
+
+#define HEADER_MAX (16u << 20)	/* a header with 4096 cells is well under 1 MiB */
+#define KEEP_MAX (1u << 20)	/* longest cell or end line we parse */
+#define TAIL_MAX (1u << 20)	/* bytes read from the end of an unscanned file */
+
+/* ---- a line scanner that never holds more than it needs ----------------- */
+
+struct scan {
+	FILE *f;
+	char chunk[1 << 16];
+	size_t pos, len;
+	int eof;
+	char *line;		/* the kept part of the current line */
+	size_t cap;
+	size_t kept;		/* bytes kept (<= keep limit) */
+	size_t total;		/* the line's full length, newline excluded */
+	int has_nl;
+	int has_nul;
+};
+
+static int fill(struct scan *s)
+{
+	if (s->pos < s->len)
+		return 1;
+	if (s->eof)
+		return 0;
+	s->len = fread(s->chunk, 1, sizeof(s->chunk), s->f);
+	s->pos = 0;
+	if (s->len == 0) {
+		s->eof = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static int keep(struct scan *s, const char *p, size_t n, size_t limit)
+{
+	if (s->kept >= limit)
+		return 0;
+	if (n > limit - s->kept)
+		n = limit - s->kept;
+	if (s->kept + n + 1 > s->cap) {
+		size_t ncap = (s->kept + n + 1) * 2;
+		char *q;
+
+		if (ncap > limit + 1)
+			ncap = limit + 1;
+		q = realloc(s->line, ncap);
+		if (q == NULL)
+			return -ENOMEM;
+		s->line = q;
+		s->cap = ncap;
+	}
+	memcpy(s->line + s->kept, p, n);
+	s->kept += n;
+	s->line[s->kept] = '\0';
+	return 0;
+}
+
+/*
+ * Read the next line: its first `limit` bytes are kept in s->line
+ * (NUL-terminated), its full length in s->total. Returns 1 for a line, 0 at
+ * the end, -errno on a read error or no memory.
+ */
+static int next_line(struct scan *s, size_t limit)
+{
+	int any = 0;
+
+	s->kept = s->total = 0;
+	s->has_nl = s->has_nul = 0;
+	if (s->line != NULL)
+		s->line[0] = '\0';
+	while (fill(s)) {
+		char *start = s->chunk + s->pos;
+		size_t avail = s->len - s->pos;
+		char *nl = memchr(start, '\n', avail);
+		size_t n = nl ? (size_t)(nl - start) : avail;
+
+		any = 1;
+		if (memchr(start, '\0', n) != NULL)
+			s->has_nul = 1;
+		if (keep(s, start, n, limit) < 0)
+			return -ENOMEM;
+		s->total += n;
+		s->pos += n;
+		if (nl != NULL) {
+			s->pos++;
+			s->has_nl = 1;
+			break;
+		}
+	}
+	if (ferror(s->f))
+		return errno > 0 ? -errno : -EIO;
+	if (s->line == NULL && keep(s, "", 0, limit) < 0)
+		return -ENOMEM;
+	return any;
+}
+
+static int blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/* The line looks like a JSON object: '{' first and '}' last, ignoring blanks. */
+static int looks_like_object(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return n > i && s[i] == '{' && s[n - 1] == '}';
+}
+
+/* ---- the summary ------------------------------------------------------- */
+
+__attribute__((format(printf, 2, 3)))
+static int unreadable(struct bt_session_info *info, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(info->error, sizeof(info->error), fmt, ap);
+	va_end(ap);
+	info->readable = 0;
+	snprintf(info->status, sizeof(info->status), "unreadable");
+	return -EINVAL;
+}
+
+/* An integer, or a real with an integral value, as bt_rec_read accepts them; 0 or -1. */
+static int get_ll(json_t *v, long long *out)
+{
+	double d;
+
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return 0;
+	}
+	if (!json_is_real(v))
+		return -1;
+	d = json_real_value(v);
+	if (d != floor(d) || fabs(d) >= 9e18)
+		return -1;
+	*out = (long long)d;
+	return 0;
+}
+
+static void copy_str(json_t *o, const char *key, char *buf, size_t n)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_string(v))
+		snprintf(buf, n, "%s", json_string_value(v));
+}
+
+/* "threads=1,2,4 notify=signal,broadcast": each axis with its distinct values in cell order. */
+static void axes_summary(json_t *axes, json_t *cells, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t a = 0; json_is_array(axes) && a < json_array_size(axes); a++) {
+		json_t *name = json_array_get(axes, a);
+		int w, nv = 0;
+
+		if (!json_is_string(name))
+			continue;
+		w = snprintf(buf + used, n - used, "%s%s=", used ? " " : "", json_string_value(name));
+		if (w < 0 || (size_t)w >= n - used)
+			goto full;
+		used += (size_t)w;
+		for (size_t c = 0; json_is_array(cells) && c < json_array_size(cells); c++) {
+			json_t *v = json_array_get(json_object_get(json_array_get(cells, c), "values"), a);
+			const char *s;
+			int seen = 0;
+
+			if (!json_is_string(v))
+				continue;
+			s = json_string_value(v);
+			for (size_t e = 0; e < c && !seen; e++) {
+				json_t *u = json_array_get(json_object_get(json_array_get(cells, e), "values"), a);
+
+				seen = json_is_string(u) && strcmp(json_string_value(u), s) == 0;
+			}
+			if (seen)
+				continue;
+			w = snprintf(buf + used, n - used, "%s%s", nv++ ? "," : "", s);
+			if (w < 0 || (size_t)w >= n - used)
+				goto full;
+			used += (size_t)w;
+		}
+	}
+	return;
+full:
+	/* Cut, and say so. */
+	if (n >= 4)
+		snprintf(buf + n - 4, 4, "...");
+}
+
+/* Parse the header line into info; returns the cells' planned reps array (malloc'd) or NULL. */
+static int read_header(struct bt_session_info *info, const struct scan *s, int **reps)
+{
+	json_error_t jerr;
+	json_t *hdr, *v, *cells;
+	long long ver = 0;
+	int ret = 0;
+
+	*reps = NULL;
+	if (s->total > s->kept)
+		return unreadable(info, "line 1: header longer than %u bytes, not a benchtop recording",
+				  HEADER_MAX);
+	/* jansson skips a stray NUL byte between tokens, so parse first, as bt_rec_read does. */
+	hdr = json_loadb(s->line, s->kept, 0, &jerr);
+	if (hdr == NULL) {
+		if (s->has_nul)
+			return unreadable(info, "binary file, not a benchtop recording");
+		if (!s->has_nl)
+			return unreadable(info, "line 1: header cut short, nothing recorded");
+		return unreadable(info, "line 1: not a benchtop recording (invalid JSON: %s)", jerr.text);
+	}
+	if (!json_is_object(hdr) || json_object_get(hdr, "benchtop_recording") == NULL) {
+		ret = unreadable(info, "line 1: not a benchtop recording (no header)");
+		goto out;
+	}
+	if (get_ll(json_object_get(hdr, "benchtop_recording"), &ver) < 0 || ver < 1) {
+		ret = unreadable(info, "line 1: bad recording version");
+		goto out;
+	}
+	if (ver > BT_RECORDING_VERSION) {
+		ret = unreadable(info, "line 1: recording version %lld is newer than this benchtop (%d)",
+				 ver, BT_RECORDING_VERSION);
+		goto out;
+	}
+	copy_str(hdr, "workload", info->workload, sizeof(info->workload));
+	copy_str(hdr, "version", info->version, sizeof(info->version));
+	copy_str(json_object_get(hdr, "machine"), "host", info->host, sizeof(info->host));
+	v = json_object_get(hdr, "start_unix_ns");
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		info->start_unix_ns = (uint64_t)json_integer_value(v);
+	cells = json_object_get(hdr, "cells");
+	if (json_is_array(cells) && json_array_size(cells) > 0 && json_array_size(cells) <= 1000000) {
+		info->ncells = (int)json_array_size(cells);
+		*reps = calloc((size_t)info->ncells, sizeof(**reps));
+		if (*reps == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (int c = 0; c < info->ncells; c++) {
+			json_t *r = json_object_get(json_array_get(cells, (size_t)c), "reps");
+			long long k = 0;
+
+			(*reps)[c] = get_ll(r, &k) == 0 && k > 0 && k <= INT_MAX ? (int)k : 0;
+		}
+	}
+	axes_summary(json_object_get(hdr, "axes"), cells, info->axes, sizeof(info->axes));
+out:
+	json_decref(hdr);
+	return ret;
+}
+
+/* The line's "type", when it starts the way the writer starts every line. */
+static int is_type(const char *line, const char *type)
+{
+	size_t n = strlen(type);
+
+	return strncmp(line, "{\"type\":\"", 9) == 0 && strncmp(line + 9, type, n) == 0 &&
+	       line[9 + n] == '"';
+}
+
+struct tally {
+	int *counted;		/* [ncells]: counted reps (not warmup, ok) */
+	unsigned char *any;	/* [ncells]: a rep line was seen */
+	unsigned char *failed;	/* [ncells]: a rep failed */
+	int *reps;		/* [ncells]: reps planned, from the header */
+	int end_seen;
+};
+
+static void count_rep(struct bt_session_info *info, struct tally *t, long long cell, int warmup,
+		      int ok)
+{
+	if (cell < 0 || cell >= info->ncells || t->counted == NULL)
+		return;
+	t->any[cell] = 1;
+	if (!ok)
+		t->failed[cell] = 1;
+	else if (!warmup)
+		t->counted[cell]++;
+}
+
+/*
+ * A rep line as the writer starts it: {"type":"rep","cell":N,"rep":R,
+ * "warmup":B,"ok":B - read from the first bytes, so the histogram that
+ * follows is never parsed. 1 when the prefix had that shape.
+ */
+static int rep_prefix(struct bt_session_info *info, struct tally *t, const char *line)
+{
+	char warmup[8], ok[8];
+	long long cell, rep;
+	int used = 0;
+
+	if (sscanf(line, "{\"type\":\"rep\",\"cell\":%lld,\"rep\":%lld,\"warmup\":%5[a-z],\"ok\":%5[a-z]%n",
+		   &cell, &rep, warmup, ok, &used) != 4 || used == 0)
+		return 0;
+	if ((strcmp(warmup, "true") && strcmp(warmup, "false")) ||
+	    (strcmp(ok, "true") && strcmp(ok, "false")))
+		return 0;
+	count_rep(info, t, cell, !strcmp(warmup, "true"), !strcmp(ok, "true"));
+	return 1;
+}
+
+/*
+ * A rep or end line: count it. A line in the writer's shape ("type" first)
+ * is recognized by its first bytes, and a rep line counted by its prefix; a
+ * line in any other shape (hand-edited, another writer) is parsed whole.
+ * Returns 0 for a line that should parse and does not, 1 otherwise.
+ */
+static int take_line(struct bt_session_info *info, struct tally *t, const char *line, size_t n)
+{
+	const char *type;
+	json_t *o;
+
+	if (strncmp(line, "{\"type\":\"", 9) == 0) {
+		if (!is_type(line, "rep") && !is_type(line, "end"))
+			return 1;
+		if (is_type(line, "rep") && rep_prefix(info, t, line))
+			return 1;
+	}
+	o = json_loadb(line, n, 0, NULL);
+	if (o == NULL)
+		return 0;
+	type = json_string_value(json_object_get(o, "type"));
+	if (type != NULL && strcmp(type, "end") == 0) {
+		/* As bt_rec_read: the last end line wins; a missing error keeps the earlier one. */
+		t->end_seen = 1;
+		info->status[0] = '\0';
+		copy_str(o, "status", info->status, sizeof(info->status));
+		copy_str(o, "error", info->error, sizeof(info->error));
+	} else if (type != NULL && strcmp(type, "rep") == 0) {
+		long long c;
+
+		if (get_ll(json_object_get(o, "cell"), &c) == 0)
+			count_rep(info, t, c, json_is_true(json_object_get(o, "warmup")),
+				  json_is_true(json_object_get(o, "ok")));
+	}
+	json_decref(o);
+	return 1;
+}
+
+/* Every line after the header: shape checked, rep and end lines counted, the last one torn? */
+static int scan_body(struct bt_session_info *info, struct scan *s, struct tally *t)
+{
+	long lineno = 1;
+	int ret;
+
+	while ((ret = next_line(s, KEEP_MAX)) > 0) {
+		int whole = s->total == s->kept;
+
+		lineno++;
+		if (blank(s->line, s->kept) && s->total == s->kept)
+			continue;
+		if (!s->has_nl) {
+			/*
+			 * The last line, without its newline: where a killed writer
+			 * stopped when it does not parse (bt_rec_read keeps what
+			 * came before it).
+			 */
+			json_t *o = whole ? json_loadb(s->line, s->kept, 0, NULL) : NULL;
+
+			if (o == NULL)
+				info->torn = 1;
+			else
+				take_line(info, t, s->line, s->kept);
+			json_decref(o);
+			continue;
+		}
+		if (whole && looks_like_object(s->line, s->kept) &&
+		    take_line(info, t, s->line, s->kept))
+			continue;
+		if (!whole && rep_prefix(info, t, s->line))
+			continue;	/* a huge rep line: counted by its prefix, not checked */
+		if (s->has_nul)
+			return unreadable(info, "line %ld: binary data", lineno);
+		return unreadable(info, "line %ld: not a JSON object (the file is damaged)", lineno);
+	}
+	return ret;
+}
+
+/* A file too big to scan: look only at its last line. */
+static int scan_tail(struct bt_session_info *info, FILE *f, struct tally *t)
+{
+	char *buf = malloc(TAIL_MAX + 1), *start;
+	size_t n, end;
+	long off = info->size > TAIL_MAX ? (long)(info->size - TAIL_MAX) : 0;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	if (fseek(f, off, SEEK_SET) < 0) {
+		free(buf);
+		return -errno;
+	}
+	n = fread(buf, 1, TAIL_MAX, f);
+	buf[n] = '\0';
+	end = n;
+	if (end > 0 && buf[end - 1] != '\n') {
+		/* The last line has no newline: torn unless it parses. */
+		char *p = memrchr(buf, '\n', end);
+		size_t from = p ? (size_t)(p - buf) + 1 : 0;
+		json_t *o = json_loadb(buf + from, end - from, 0, NULL);
+
+		if (o != NULL) {
+			json_decref(o);
+			take_line(info, t, buf + from, end - from);
+			goto out;
+		}
+		info->torn = 1;
+		end = from;
+	}
+	while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
+		end--;
+	buf[end] = '\0';
+	start = memrchr(buf, '\n', end);
+	start = start ? start + 1 : buf;
+	take_line(info, t, start, (size_t)(buf + end - start));
+out:
+	free(buf);
+	info->cells_done = -1;
+	return 0;
+}
+
+int bt_sessions_probe(const char *path, struct bt_session_info *info)
+{
+	struct scan s = { 0 };
+	struct tally t = { 0 };
+	struct stat st;
+	FILE *f;
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->path, sizeof(info->path), "%s", path);
+	snprintf(info->name, sizeof(info->name), "%s",
+		 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	info->cells_done = -1;
+	f = fopen(path, "re");
+	if (f == NULL) {
+		ret = -errno;
+		unreadable(info, "%s", strerror(-ret));
+		return ret;
+	}
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = unreadable(info, "not a regular file");
+		goto out;
+	}
+	info->size = (uint64_t)st.st_size;
+	info->start_unix_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+			      (uint64_t)st.st_mtim.tv_nsec;
+	if (st.st_size == 0) {
+		ret = unreadable(info, "empty file, not a benchtop recording");
+		goto out;
+	}
+	s.f = f;
+	ret = next_line(&s, HEADER_MAX);
+	if (ret < 0) {
+		unreadable(info, "%s", strerror(-ret));
+		goto out;
+	}
+	ret = read_header(info, &s, &t.reps);
+	if (ret < 0)
+		goto out;
+	if (info->ncells > 0) {
+		t.counted = calloc((size_t)info->ncells, sizeof(*t.counted));
+		t.any = calloc((size_t)info->ncells, 1);
+		t.failed = calloc((size_t)info->ncells, 1);
+		if (t.counted == NULL || t.any == NULL || t.failed == NULL) {
+			ret = unreadable(info, "out of memory");
+			goto out;
+		}
+	}
+	if (st.st_size > BT_SESSIONS_SCAN_MAX)
+		ret = scan_tail(info, f, &t);
+	else
+		ret = scan_body(info, &s, &t);
+	if (ret < 0) {
+		if (info->readable == 0 && strcmp(info->status, "unreadable") != 0)
+			unreadable(info, "%s", strerror(-ret));
+		goto out;
+	}
+	info->readable = 1;
+	if (st.st_size <= BT_SESSIONS_SCAN_MAX) {
+		info->cells_done = 0;
+		/* As bt_results_summarize_cell: done when the counted reps reach the plan. */
+		for (int c = 0; c < info->ncells; c++) {
+			info->cells_done += t.any[c] && t.counted[c] >= t.reps[c];
+			info->cells_failed += t.failed[c];
+		}
+	}
+	if (!t.end_seen) {
+		snprintf(info->status, sizeof(info->status), "interrupted");
+		snprintf(info->error, sizeof(info->error),
+			 "recording ends without an end line (the run was killed or crashed)");
+	} else if (info->torn) {
+		snprintf(info->status, sizeof(info->status), "interrupted");
+		if (info->error[0] == '\0')
+			snprintf(info->error, sizeof(info->error),
+				 "the last line of the recording is cut short");
+	} else if (info->status[0] == '\0') {
+		snprintf(info->status, sizeof(info->status), "complete");
+	}
+	ret = 0;
+out:
+	free(s.line);
+	free(t.counted);
+	free(t.any);
+	free(t.failed);
+	free(t.reps);
+	fclose(f);
+	return ret;
+}
+
+/* ---- the list ------------------------------------------------------------- */
+
+static int newest_first(const void *pa, const void *pb)
+{
+	const struct bt_session_info *a = pa, *b = pb;
+
+	if (a->start_unix_ns != b->start_unix_ns)
+		return a->start_unix_ns > b->start_unix_ns ? -1 : 1;
+	return -strcmp(a->name, b->name);
+}
+
+static int is_jsonl(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 6 && strcmp(name + n - 6, ".jsonl") == 0;
+}
+
+int bt_sessions_list(const char *dir, const char *workload, struct bt_session_info **out,
+		     int *n, struct bt_err *err)
+{
+	struct bt_session_info *list = NULL;
+	int len = 0, cap = 0, ret = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	*n = 0;
+	d = opendir(dir);
+	if (d == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		ret = -errno;
+		return bt_err_set(err, ret, "%s: %s", dir, strerror(-ret));
+	}
+	while ((de = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat st;
+
+		if (!is_jsonl(de->d_name))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+			continue;
+		if (stat(path, &st) < 0 || S_ISDIR(st.st_mode))
+			continue;
+		if (len == cap) {
+			int ncap = cap ? cap * 2 : 32;
+			struct bt_session_info *p = realloc(list, (size_t)ncap * sizeof(*list));
+
+			if (p == NULL) {
+				ret = bt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+			list = p;
+			cap = ncap;
+		}
+		bt_sessions_probe(path, &list[len]);
+		if (workload != NULL &&
+		    (!list[len].readable || strcmp(list[len].workload, workload) != 0))
+			continue;
+		len++;
+	}
+	qsort(list, (size_t)len, sizeof(*list), newest_first);
+out:
+	closedir(d);
+	if (ret < 0) {
+		free(list);
+		return ret;
+	}
+	*out = list;
+	*n = len;
+	return 0;
+}
+
+/* ---- exports ------------------------------------------------------------- */
+
+static void csv_str(FILE *f, const char *s, int first)
+{
+	if (!first)
+		fputc(',', f);
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_dbl(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+}
+
+struct rep_ref {
+	const struct bt_rep *r;
+	int order;
+};
+
+static int by_cell_rep(const void *pa, const void *pb)
+{
+	const struct rep_ref *a = pa, *b = pb;
+
+	if (a->r->cell != b->r->cell)
+		return a->r->cell < b->r->cell ? -1 : 1;
+	if (a->r->rep != b->r->rep)
+		return a->r->rep < b->r->rep ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
+{
+	static const char *const cols[] = {
+		"rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s", "user_s",
+		"sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "p50_ns", "p90_ns",
+		"p99_ns", "p999_ns", "max_ns", "mean_ns", "lat_count",
+	};
+	struct rep_ref *refs = calloc((size_t)res->nreps + 1, sizeof(*refs));
+
+	if (refs == NULL)
+		return -ENOMEM;
+	for (int i = 0; i < res->nreps; i++) {
+		refs[i].r = &res->reps[i];
+		refs[i].order = i;
+	}
+	qsort(refs, (size_t)res->nreps, sizeof(*refs), by_cell_rep);
+
+	csv_str(f, "cell", 1);
+	for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
+		csv_str(f, res->axes[a], 0);
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+		csv_str(f, cols[k], 0);
+	fputc('\n', f);
+	for (int i = 0; i < res->nreps; i++) {
+		const struct bt_rep *r = refs[i].r;
+		const struct bt_cell *cell = &res->cells[r->cell];
+		const struct bt_hist *h = r->hist && r->hist->total ? r->hist : NULL;
+
+		fprintf(f, "%d", r->cell);
+		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
+			csv_str(f, cell->values[a], 0);
+		fprintf(f, ",%d,%d,%d", r->rep, r->warmup ? 1 : 0, r->ok ? 1 : 0);
+		csv_str(f, r->verify, 0);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->ops, r->bytes, r->errors);
+		csv_dbl(f, r->wall_s);
+		csv_dbl(f, r->user_s);
+		csv_dbl(f, r->sys_s);
+		csv_dbl(f, r->vcsw);
+		csv_dbl(f, r->ivcsw);
+		csv_dbl(f, r->ops_s);
+		csv_dbl(f, r->bytes_s);
+		fprintf(f, ",%" PRIu32, r->lat_every);
+		if (h != NULL) {
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+				bt_hist_percentile(h, 50), bt_hist_percentile(h, 90),
+				bt_hist_percentile(h, 99), bt_hist_percentile(h, 99.9), h->max);
+			csv_dbl(f, bt_hist_mean(h));
+			fprintf(f, ",%" PRIu64 "\n", h->total);
+		} else {
+			fputs(",,,,,,,\n", f);
+		}
+	}
+	free(refs);
+	return ferror(f) ? -EIO : 0;
+}
+
+void bt_sessions_hgrm_name(const struct bt_results *res, int c, char *buf, size_t n)
+{
+	const char *label = c >= 0 && c < res->ncells ? res->cells[c].label : "";
+	char clean[101];
+	size_t k = 0;
+
+	for (const char *p = label; *p && k + 1 < sizeof(clean); p++) {
+		char ch = *p;
+		int ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+
+		clean[k++] = ok ? ch : '_';
+	}
+	clean[k] = '\0';
+	snprintf(buf, n, "cell-%d-%s.hgrm", c, k ? clean : "all");
+}
+
+/* mkdir -p dir. */
+static int make_dirs(const char *dir, struct bt_err *err)
+{
+	char tmp[4096];
+	size_t len = strlen(dir);
+
+	if (len == 0 || len >= sizeof(tmp))
+		return bt_err_set(err, -ENAMETOOLONG, "%s: bad directory name", dir);
+	memcpy(tmp, dir, len + 1);
+	for (char *p = tmp + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		{
+			char save = *p;
+
+			*p = '\0';
+			if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
+				int e = errno;
+
+				return bt_err_set(err, -e, "cannot create directory %s: %s", tmp,
+						  strerror(e));
+			}
+			*p = save;
+		}
+		if (*p == '\0')
+			break;
+	}
+	return 0;
+}
+
+int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
+			    void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err)
+{
+	struct stat st;
+	int written = 0, ret;
+
+	ret = make_dirs(dir, err);
+	if (ret < 0)
+		return ret;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_hist *h = res->cells[c].hist;
+		char name[160], path[4096];
+		FILE *f;
+
+		if (h == NULL || h->total == 0)
+			continue;
+		bt_sessions_hgrm_name(res, c, name, sizeof(name));
+		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+			return bt_err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, name);
+		f = fopen(path, "we");
+		if (f == NULL) {
+			int e = errno;
+
+			return bt_err_set(err, -e, "cannot create %s: %s", path, strerror(e));
+		}
+		ret = bt_hist_write_hgrm(h, f, 1000.0, 5);
+		if (fclose(f) != 0 && ret == 0)
+			ret = -errno;
+		if (ret < 0)
+			return bt_err_set(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		written++;
+		if (cb != NULL)
+			cb(path, arg);
+	}
+	return written;
+}
