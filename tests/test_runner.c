@@ -168,6 +168,17 @@ static void test_cancel(void **state)
 		bt_run_snapshot(run, &snap);
 		sched_yield();
 	} while (snap.sample_seq == 0);
+	{
+		/* The rep in progress already has latencies to show. */
+		struct bt_hist *live = bt_hist_new();
+		int cell = -1, rep = -1;
+
+		assert_int_equal(bt_run_live_hist(run, live, &cell, &rep), 0);
+		assert_int_equal(cell, 0);
+		assert_int_equal(rep, 0);
+		assert_true(live->total > 0);
+		bt_hist_free(live);
+	}
 	bt_run_cancel(run);
 	assert_int_equal(bt_run_wait(run), -EINTR);
 	assert_string_equal(bt_run_results(run)->status, "interrupted");

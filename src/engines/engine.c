@@ -148,6 +148,8 @@ static void sample(struct engine *e, struct bt_hist *ival, struct bt_engine_out 
 			bt_recorder_take(&e->rec[i], ival);
 		if (out->hist != NULL)
 			bt_hist_add(out->hist, ival);
+		if (cfg->on_interval_hist != NULL)
+			cfg->on_interval_hist(cfg->arg, ival);
 		s.lat_count = ival->total;
 		if (ival->total) {
 			s.p50 = bt_hist_percentile(ival, 50);

@@ -34,6 +34,11 @@ struct bt_engine_cfg {
 	 */
 	void (*on_sample)(void *arg, const struct bt_sample *s, const uint64_t *worker_ops,
 			  int nworkers);
+	/*
+	 * Called on the calling thread before on_sample with the interval's
+	 * merged latency histogram (only when lat_on). May be NULL.
+	 */
+	void (*on_interval_hist)(void *arg, const struct bt_hist *ival);
 	void *arg;
 	_Atomic int *cancel;		/* raised by the face to stop at once; may be NULL */
 	int cell, rep;			/* copied into samples */

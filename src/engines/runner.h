@@ -88,6 +88,14 @@ struct bt_results *bt_run_results(struct bt_run *r);
 void bt_run_lock(struct bt_run *r);
 void bt_run_unlock(struct bt_run *r);
 
+/*
+ * Copy the latency histogram of the rep in progress so far (all intervals
+ * sampled until now) into dst, and the cell and rep it belongs to. Returns 0,
+ * or -ENODATA when latency recording is off or no rep has started. Any
+ * thread; holds the results lock only for the copy.
+ */
+int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep);
+
 /* Path of the recording being written ("" when none). */
 const char *bt_run_record_path(const struct bt_run *r);
 

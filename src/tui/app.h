@@ -96,6 +96,11 @@ struct bt_live {
 	int nreps_seen;			/* results->reps consumed */
 	struct bt_hist *hist;		/* finished reps of hist_cell merged */
 	int hist_cell, hist_reps;
+	int done_cell, done_rep;	/* the last finished rep */
+	struct bt_hist *cur;		/* the rep in progress so far (bt_run_live_hist) */
+	int cur_cell, cur_rep;		/* -1: none */
+	struct bt_hist *shown;		/* what the pane draws: hist + cur when they belong together */
+	int shown_cell, shown_running;	/* cell of shown (-1: none); cur is in it */
 	struct bt_snapshot snap;
 	int have_snap;
 	double max_x;			/* x of the latest point */

@@ -32,6 +32,8 @@ void bt_live_free(struct bt_app *a)
 	free(l->series);
 	free(l->labels);
 	bt_hist_free(l->hist);
+	bt_hist_free(l->cur);
+	bt_hist_free(l->shown);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -68,7 +70,10 @@ static int live_init(struct bt_live *l, const struct bt_plan *pl)
 	l->series = calloc((size_t)pl->ncells, sizeof(*l->series));
 	l->labels = calloc((size_t)pl->ncells, sizeof(*l->labels));
 	l->hist = bt_hist_new();
-	if (l->series == NULL || l->labels == NULL || l->hist == NULL)
+	l->cur = bt_hist_new();
+	l->shown = bt_hist_new();
+	if (l->series == NULL || l->labels == NULL || l->hist == NULL || l->cur == NULL ||
+	    l->shown == NULL)
 		return -ENOMEM;
 	for (int c = 0; c < pl->ncells; c++) {
 		bt_plan_cell_label(pl, c, l->labels[c], sizeof(l->labels[c]));
@@ -77,6 +82,9 @@ static int live_init(struct bt_live *l, const struct bt_plan *pl)
 	}
 	l->prev_cell = l->prev_rep = -1;
 	l->hist_cell = -1;
+	l->done_cell = l->done_rep = -1;
+	l->cur_cell = l->cur_rep = -1;
+	l->shown_cell = -1;
 	l->warmup = (int)pl->vals[bt_plan_index(pl, "warmup")][0].i;
 	return 0;
 }
@@ -215,10 +223,42 @@ static unsigned copy_new(struct bt_app *a)
 			bt_hist_add(l->hist, r->hist);
 			l->hist_reps++;
 		}
+		l->done_cell = r->cell;
+		l->done_rep = r->rep;
 		dirty |= DIRTY_HISTO;
 	}
 	bt_run_unlock(a->run);
 	return dirty;
+}
+
+/*
+ * The histogram pane shows the running cell: its finished reps merged with
+ * the rep in progress so far, so it moves while the first rep still runs.
+ * The rep in progress is left out once it has finished (it is then in hist).
+ */
+static void live_hist_update(struct bt_app *a)
+{
+	struct bt_live *l = &a->live;
+	int cell, rep;
+
+	if (bt_run_live_hist(a->run, l->cur, &cell, &rep) == 0) {
+		l->cur_cell = cell;
+		l->cur_rep = rep;
+	}
+	bt_hist_reset(l->shown);
+	l->shown_cell = -1;
+	l->shown_running = 0;
+	if (l->hist_cell >= 0 && l->hist_cell == l->snap.cell) {
+		bt_hist_add(l->shown, l->hist);
+		l->shown_cell = l->hist_cell;
+	}
+	if (l->cur_cell >= 0 && l->cur_cell == l->snap.cell &&
+	    !(l->cur_cell == l->done_cell && l->cur_rep == l->done_rep)) {
+		bt_hist_add(l->shown, l->cur);
+		l->shown_cell = l->cur_cell;
+		l->shown_running = 1;
+	}
+	a->dirty |= DIRTY_HISTO;
 }
 
 void bt_live_tick(struct bt_app *a)
@@ -237,6 +277,8 @@ void bt_live_tick(struct bt_app *a)
 	l->snap = s;
 	l->have_snap = 1;
 	a->dirty |= copy_new(a);
+	if (a->dirty & (DIRTY_BARS | DIRTY_HISTO))
+		live_hist_update(a);
 
 	if (bt_run_finished(a->run)) {
 		int rc = bt_run_wait(a->run);
@@ -366,37 +408,22 @@ static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	const struct bt_live *l = &a->live;
 	struct bt_rect in;
 	char title[160];
+	int reps = l->shown_cell == l->hist_cell ? l->hist_reps : 0;
 
 	bt_app_clear(w, r);
-	if (l->hist_cell >= 0 && l->hist_cell < l->ncells)
-		snprintf(title, sizeof(title), "Latency, %s (%d rep%s)", l->labels[l->hist_cell],
-			 l->hist_reps, l->hist_reps == 1 ? "" : "s");
+	if (l->shown_cell >= 0 && l->shown_cell < l->ncells)
+		snprintf(title, sizeof(title), "Latency, %s (%d rep%s%s)", l->labels[l->shown_cell],
+			 reps, reps == 1 ? "" : "s", l->shown_running ? " + running" : "");
 	else
 		snprintf(title, sizeof(title), "Latency");
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 2 || in.w < 10)
 		return;
-	if (l->hist_cell < 0) {
-		char p[4][32];
-		const struct bt_sample *s = &l->snap.last;
-
-		/* No rep has finished: show the running interval's percentiles. */
-		if (l->have_snap && s->lat_count > 0) {
-			bt_app_putf(w, in.y, in.x, in.w, ROLE_NORMAL, "last %.1fs: %llu timed", s->dt,
-				    (unsigned long long)s->lat_count);
-			bt_app_putf(w, in.y + 1, in.x, in.w, ROLE_P50, "p50 %s", bt_fmt_ns((double)s->p50, p[0], 32));
-			if (in.h > 2)
-				bt_app_putf(w, in.y + 2, in.x, in.w, ROLE_P99, "p99 %s", bt_fmt_ns((double)s->p99, p[1], 32));
-			if (in.h > 3)
-				bt_app_putf(w, in.y + 3, in.x, in.w, ROLE_MAX, "max %s", bt_fmt_ns((double)s->max, p[2], 32));
-			if (in.h > 4)
-				bt_app_put(w, in.y + 4, in.x, in.w, ROLE_DIM, "histogram after the first rep");
-		} else {
-			bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "histogram after the first rep");
-		}
+	if (l->shown_cell < 0) {
+		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "no latencies yet (lat=off records none)");
 		return;
 	}
-	bt_histo_draw(w, in, l->hist, a->utf8);
+	bt_histo_draw(w, in, l->shown, a->utf8);
 }
 
 static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
