@@ -117,6 +117,9 @@ struct bt_run {
 	double clock_cost;
 	uint64_t t_start;
 
+	struct bt_hist *live;		/* under lock: the rep in progress, intervals merged */
+	int live_cell, live_rep;	/* under lock; -1 before the first rep */
+
 	pthread_mutex_t snap_lock;	/* never taken by workers */
 	struct bt_snapshot snap;
 	double rep_time_sum;		/* for the ETA */
@@ -140,6 +143,43 @@ static void on_sample(void *arg, const struct bt_sample *s, const uint64_t *ops,
 	pthread_mutex_unlock(&r->lock);
 	if (r->recording)
 		bt_recw_sample(&r->rec, s);
+}
+
+static void on_interval_hist(void *arg, const struct bt_hist *ival)
+{
+	struct bt_run *r = arg;
+
+	pthread_mutex_lock(&r->lock);
+	if (r->live != NULL)
+		bt_hist_add(r->live, ival);
+	pthread_mutex_unlock(&r->lock);
+}
+
+int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep)
+{
+	int rc = -ENODATA;
+
+	pthread_mutex_lock(&r->lock);
+	if (r->live != NULL && r->live_cell >= 0) {
+		bt_hist_reset(dst);
+		bt_hist_add(dst, r->live);
+		*cell = r->live_cell;
+		*rep = r->live_rep;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
+}
+
+/* A new rep starts: its live histogram starts empty. */
+static void live_reset(struct bt_run *r, int cell, int rep)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->live != NULL)
+		bt_hist_reset(r->live);
+	r->live_cell = cell;
+	r->live_rep = rep;
+	pthread_mutex_unlock(&r->lock);
 }
 
 static void set_snap(struct bt_run *r, int cell, int rep, enum bt_run_state st)
@@ -168,7 +208,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 	};
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
-	int *cpus = NULL;
+	int *cpus = NULL, *team_cpus = NULL;
 	int rc;
 
 	memset(rep, 0, sizeof(*rep));
@@ -186,6 +226,17 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 		snprintf(rep->verify, sizeof(rep->verify), "%s", cpus ? err.msg : "out of memory");
 		goto out;
 	}
+	/* The CPUs of a workload's own threads (workload.h: team), same policy. */
+	if (job.team > 0 && strcmp(cv[C_PIN]->text, "none") != 0) {
+		team_cpus = malloc(sizeof(*team_cpus) * (size_t)job.team);
+		if (team_cpus == NULL ||
+		    bt_pin_plan(&r->topo, cv[C_PIN]->text, job.team, team_cpus, &err) < 0) {
+			snprintf(rep->verify, sizeof(rep->verify), "%s",
+				 team_cpus ? err.msg : "out of memory");
+			goto out;
+		}
+		job.team_cpus = team_cpus;
+	}
 	if (job.lat_on && (out.hist = bt_hist_new()) == NULL) {
 		snprintf(rep->verify, sizeof(rep->verify), "out of memory");
 		goto out;
@@ -200,6 +251,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 		.clock_cost_ns = r->clock_cost,
 		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
 		.on_sample = on_sample,
+		.on_interval_hist = on_interval_hist,
 		.arg = r,
 		.cancel = &r->cancel,
 		.cell = c,
@@ -242,6 +294,7 @@ out:
 	bt_hist_free(out.hist);
 	free(out.workers);
 	free(cpus);
+	free(team_cpus);
 	return out.cancelled ? -EINTR : 0;
 }
 
@@ -264,6 +317,7 @@ static void *run_main(void *arg)
 				r->status = -EINTR;
 				break;
 			}
+			live_reset(r, c, i);
 			set_snap(r, c, i, BT_RUN_RUNNING);
 			rc = run_rep(r, cv, c, i, &rep);
 			if (rc == -EINTR) {
@@ -389,6 +443,11 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	if ((rc = bt_topo_load(&r->topo, err)) < 0)
 		goto fail;
 	r->clock_cost = bt_clock_read_cost_ns();
+	r->live_cell = -1;
+	if (common(&r->plan, C_LAT)->i && (r->live = bt_hist_new()) == NULL) {
+		rc = bt_err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	if ((rc = results_header(r, err)) < 0)
 		goto fail;
 	if (record_path != NULL && record_path[0]) {
@@ -483,6 +542,7 @@ void bt_run_free(struct bt_run *r)
 		return;
 	bt_run_wait(r);
 	bt_results_destroy(&r->res);
+	bt_hist_free(r->live);
 	bt_plan_destroy(&r->plan);
 	bt_topo_destroy(&r->topo);
 	pthread_mutex_destroy(&r->lock);

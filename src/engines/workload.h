@@ -21,6 +21,15 @@ struct bt_job {
 	uint64_t duration_ns;	/* stop rule: duration (0 = none) */
 	int lat_on;		/* latency recording on */
 	void *state;		/* setup's, freed by teardown */
+	/*
+	 * A workload that starts threads of its own inside its one worker (an
+	 * OpenMP team) sets team in setup to how many. The runner then points
+	 * team_cpus at team CPUs chosen by the plan's pin policy, entry i for
+	 * team thread i (entry 0 is the worker's own CPU), valid until
+	 * teardown; NULL when pin=none or team is 0.
+	 */
+	int team;
+	const int *team_cpus;
 };
 
 struct bt_workload {
