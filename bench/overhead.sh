@@ -13,12 +13,17 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 # median ops/s of one cell: run WORKLOAD ARGS... -> number
 rate() {
 	"$BT" run "$@" reps=5 warmup=1 --no-record --quiet --format json >"$T/o.json"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["cells"][0]["ops_s"]["median"])' "$T/o.json"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["cells"][0]["ops_s_median"])' "$T/o.json"
 }
 pct() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{100*(a-b)/a:+.2f}%')" "$1" "$2"; }
 
 "$BT" run null ops=1000 reps=1 warmup=0 --record "$T/r.jsonl" >/dev/null 2>&1
-python3 -c 'import json,sys; h=json.loads(open(sys.argv[1]).readline()); print(f"clock read (CLOCK_MONOTONIC): {h[\"timer_cost_ns\"]:.1f} ns   machine: {h[\"machine\"][\"cpu_model\"]}, {h[\"machine\"][\"allowed_cpus\"]} CPUs")' "$T/r.jsonl"
+python3 - "$T/r.jsonl" <<'PY'
+import json, sys
+h = json.loads(open(sys.argv[1]).readline())
+m = h["machine"]
+print("clock read (CLOCK_MONOTONIC): %.1f ns   machine: %s, %d CPUs" % (h["timer_cost_ns"], m["cpu_model"], m["allowed_cpus"]))
+PY
 
 printf '\n%-34s %14s %14s %14s %10s %10s\n' "workload" "lat=off" "lat adaptive" "lat_every=1" "cost(ad.)" "cost(1)"
 for w in "null threads=1" "null threads=2" "null threads=1 work=50" "locks threads=1 lock=mutex" "locks threads=2 lock=mutex" "locks threads=2 lock=spin"; do

@@ -491,6 +491,26 @@ static void test_format_parse(void **state)
 	assert_int_equal(f, BT_FMT_JSON);
 }
 
+/* openssl speed's shape: one table per threads value, rows lock, 1000s of bytes/s. */
+static void test_openssl(void **state)
+{
+	struct bt_results res;
+	char *t;
+
+	(void)state;
+	make(&res, 3);
+	t = report(&res, BT_FMT_OPENSSL);
+	assert_true(strncmp(t, "The 'numbers' are in 1000s of items per second processed.\n",
+			    strlen("The 'numbers' are in 1000s of items per second processed.\n")) == 0);
+	assert_non_null(strstr(t, "\nthreads=1\ntype"));
+	assert_non_null(strstr(t, "\nmutex                64000.00k\nspin                128000.00k\n"));
+	assert_non_null(strstr(t, "\nthreads=2\ntype"));
+	assert_non_null(strstr(t, "\nmutex               192000.00k\nspin                256000.00k\n"));
+	assert_true(strstr(t, "threads=1") < strstr(t, "threads=2"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_no_axes),
 		cmocka_unit_test(test_empty_results),
 		cmocka_unit_test(test_format_parse),
+		cmocka_unit_test(test_openssl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

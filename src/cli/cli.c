@@ -44,7 +44,8 @@ void bt_cli_usage(FILE *f)
 		"  --record FILE      record the session to FILE\n"
 		"                     (default: $XDG_STATE_HOME/benchtop/sessions/TIME-WORKLOAD-HOST.jsonl)\n"
 		"  --no-record        do not record\n"
-		"  --format FMT       results as text (default), markdown, csv or json\n"
+		"  --format FMT       results as text (default), markdown, csv, json, or openssl\n"
+		"                     (openssl: `openssl speed`'s table, in 1000s of bytes/s)\n"
 		"  --quiet            no progress bar\n"
 		"\n"
 		"exit status: 0 ok, 1 the run failed, 2 bad usage, 130 interrupted (Ctrl-C)\n",
@@ -65,7 +66,7 @@ void bt_cli_error(const char *fmt, ...)
 int bt_cli_format(const char *s, enum bt_format *out)
 {
 	if (s == NULL || bt_format_parse(s, out) < 0) {
-		bt_cli_error("--format=%s: must be one of text, markdown, csv, json", s ? s : "");
+		bt_cli_error("--format=%s: must be one of text, markdown, csv, json, openssl", s ? s : "");
 		return -1;
 	}
 	return 0;
@@ -83,6 +84,9 @@ void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format 
 			fmt == BT_FMT_MARKDOWN ? "" : "# ", res->workload, m->host, m->cpu_model,
 			m->allowed_cpus, m->physical_cores, m->smt, m->governor, m->kernel,
 			res->version, when);
+		fprintf(f, "%scpu flags: %s; %s; %s; timer read %.1f ns\n",
+			fmt == BT_FMT_MARKDOWN ? "" : "# ", m->cpu_flags[0] ? m->cpu_flags : "-",
+			m->compiler, m->openssl, res->timer_cost_ns);
 		if (origin != NULL)
 			fprintf(f, "%srecording: %s\n", fmt == BT_FMT_MARKDOWN ? "" : "# ", origin);
 		fputc('\n', f);

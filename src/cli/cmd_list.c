@@ -27,7 +27,7 @@ static int list_one(const struct bt_workload *wl)
 	const char *why = wl->unavailable ? wl->unavailable() : NULL;
 
 	printf("%s - %s\n", wl->name, wl->title);
-	printf("  group %s; one op is one of %s; latency: %s\n", wl->group, wl->unit,
+	printf("  group %s; counted in %s; latency: %s\n", wl->group, wl->unit,
 	       wl->lat_what ? wl->lat_what : "-");
 	printf("  stop rule: %s\n", wl->stop_default ? wl->stop_default
 			: "fixed work set by its parameters (duration= and ops= do not apply)");

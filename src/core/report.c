@@ -27,7 +27,7 @@ int bt_format_parse(const char *s, enum bt_format *out)
 		enum bt_format fmt;
 	} names[] = {
 		{ "text", BT_FMT_TEXT }, { "markdown", BT_FMT_MARKDOWN }, { "md", BT_FMT_MARKDOWN },
-		{ "csv", BT_FMT_CSV }, { "json", BT_FMT_JSON },
+		{ "csv", BT_FMT_CSV }, { "json", BT_FMT_JSON }, { "openssl", BT_FMT_OPENSSL },
 	};
 
 	for (size_t i = 0; s != NULL && i < sizeof(names) / sizeof(names[0]); i++) {
@@ -805,6 +805,98 @@ static int write_trimmed(FILE *f, const struct bt_results *res,
 	return rc;
 }
 
+/* True when cells a and b agree on every axis except skip1 and skip2. */
+static int agree_except(const struct bt_cell *a, const struct bt_cell *b, int naxes, int skip1,
+		      int skip2)
+{
+	for (int k = 0; k < naxes; k++)
+		if (k != skip1 && k != skip2 && strcmp(a->values[k], b->values[k]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * `openssl speed`'s shape: rows are the values of the first axis other than
+ * threads (the digests), columns those of the next one (the block sizes),
+ * values the median throughput in 1000s of units per second ("%.2fk"). Any
+ * other axes, threads included, make one such table each.
+ */
+static int write_openssl(FILE *f, const struct bt_results *res)
+{
+	int ra = -1, ca = -1;
+	char *printed;
+
+	for (int k = 0; k < res->naxes; k++) {
+		if (strcmp(res->axes[k], "threads") == 0)
+			continue;
+		if (ra < 0)
+			ra = k;
+		else if (ca < 0)
+			ca = k;
+	}
+	printed = calloc((size_t)res->ncells + 1, 1);
+	if (printed == NULL)
+		return -ENOMEM;
+	fprintf(f, "The 'numbers' are in 1000s of %s per second processed.\n", unit_of(res));
+	for (int g = 0; g < res->ncells; g++) {
+		const struct bt_cell *head = &res->cells[g];
+		char label[512] = "";
+
+		if (printed[g])
+			continue;
+		for (int k = 0; k < res->naxes; k++) {
+			if (k == ra || k == ca)
+				continue;
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), "%s%s=%s",
+				 label[0] ? " " : "", res->axes[k], head->values[k]);
+		}
+		if (label[0])
+			fprintf(f, "\n%s\n", label);
+		/* Header: the column values of this group's first row (every row has the same). */
+		fprintf(f, "%-16s", "type");
+		for (int c = g; c < res->ncells; c++) {
+			const struct bt_cell *cc = &res->cells[c];
+
+			if (!agree_except(head, cc, res->naxes, ra, ca) ||
+			    (ra >= 0 && strcmp(cc->values[ra], head->values[ra]) != 0))
+				continue;
+			if (ca < 0)
+				fprintf(f, " %13s", "");
+			else if (strcmp(res->axes[ca], "block") == 0)
+				fprintf(f, " %7s bytes", cc->values[ca]);
+			else
+				fprintf(f, " %13s", cc->values[ca]);
+		}
+		fputc('\n', f);
+		/* One row per row value: its cells in the same order as the header. */
+		for (int r = g; r < res->ncells; r++) {
+			const struct bt_cell *rc = &res->cells[r];
+
+			if (printed[r] || !agree_except(head, rc, res->naxes, ra, ca))
+				continue;
+			fprintf(f, "%-16s", ra >= 0 ? rc->values[ra] : res->workload);
+			for (int c = r; c < res->ncells; c++) {
+				const struct bt_cell *cc = &res->cells[c];
+
+				if (printed[c] || !agree_except(head, cc, res->naxes, ra, ca) ||
+				    (ra >= 0 && strcmp(cc->values[ra], rc->values[ra]) != 0))
+					continue;
+				printed[c] = 1;
+				if (cc->done)
+					fprintf(f, " %12.2fk", cc->bytes_s.median / 1000.0);
+				else
+					fprintf(f, " %13s", cc->failed ? "failed" : "-");
+			}
+			fputc('\n', f);
+		}
+	}
+	free(printed);
+	if (strcmp(status_of(res), "complete") != 0)
+		fprintf(f, "\nsession %s: %d of %d cells finished\n", status_of(res),
+			bt_results_cells_done(res), res->ncells);
+	return 0;
+}
+
 int bt_report_write(FILE *f, const struct bt_results *res, enum bt_format fmt)
 {
 	int rc;
@@ -821,6 +913,9 @@ int bt_report_write(FILE *f, const struct bt_results *res, enum bt_format fmt)
 		break;
 	case BT_FMT_JSON:
 		rc = write_json(f, res);
+		break;
+	case BT_FMT_OPENSSL:
+		rc = write_openssl(f, res);
 		break;
 	default:
 		return -EINVAL;

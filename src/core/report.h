@@ -29,9 +29,11 @@ enum bt_format {
 	BT_FMT_MARKDOWN,
 	BT_FMT_CSV,
 	BT_FMT_JSON,
+	BT_FMT_OPENSSL,	/* `openssl speed`'s table: rows the first non-threads axis, columns the next,
+			 * values median bytes/s in 1000s ("%.2fk"); one table per other axes' values */
 };
 
-/* "text", "markdown" (or "md"), "csv", "json" -> 0; else -EINVAL. */
+/* "text", "markdown" (or "md"), "csv", "json", "openssl" -> 0; else -EINVAL. */
 int bt_format_parse(const char *s, enum bt_format *out);
 
 /* Write the table. 0 or -errno. */

@@ -54,10 +54,12 @@ int bt_worker_fail(struct bt_worker *w, const char *fmt, ...)
  * Choose 1-in-N so that timing (two clock reads and a record) costs about 1%
  * of the op: N = cost / (1% of the cycle time seen since the last window),
  * rounded up to a power of two. Runs every 256 timed ops, on the worker.
+ * The window is counted in timed calls x N, not in w->done: a workload may
+ * count bytes rather than calls as its ops (hash counts bytes).
  */
 void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
 {
-	uint64_t ops = w->done - w->auto_ops0;
+	uint64_t ops = 256ull * w->lat_every;
 	double cycle, want;
 	uint32_t every = 1;
 
@@ -73,7 +75,6 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
 	if (every > w->lat_max_every)
 		w->lat_max_every = every;
 	w->auto_t0 = now;
-	w->auto_ops0 = w->done;
 }
 
 static void *worker_main(void *arg)
@@ -93,6 +94,7 @@ static void *worker_main(void *arg)
 		pthread_cond_wait(&e->gate_cond, &e->gate_mutex);
 	pthread_mutex_unlock(&e->gate_mutex);
 
+	w->auto_t0 = bt_now_ns();
 	/* A worker with no share of a tiny ops= quota has nothing to do. */
 	if (w->job->ops && w->quota == 0)
 		;

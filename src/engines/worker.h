@@ -44,7 +44,7 @@ struct bt_worker {
 	int lat_auto;			/* adapt lat_every to the op cost */
 	uint32_t lat_max_every;		/* largest lat_every used (for the record) */
 	uint64_t lat_timed;		/* timed ops so far */
-	uint64_t auto_t0, auto_ops0;	/* adaptation window start */
+	uint64_t auto_t0;		/* adaptation window start */
 	double lat_cost_ns;		/* cost of timing one op (2 clock reads + record) */
 
 	int cpu_pinned;			/* -1 when not pinned */
