@@ -777,6 +777,10 @@ static void test_unknown_ignored(void **state)
 	assert_int_equal(back.nsamples, 3);
 	assert_memory_equal(&back.machine, &res.machine, sizeof(res.machine));
 	assert_rep_equal(&res.reps[0], &back.reps[0]);
+	/* ...and the reader says what it ignored, each name once. */
+	assert_string_equal(back.note,
+			    "ignored what this benchtop does not know (written by a newer one?): "
+			    "header.future_header, line type \"annotation\", rep.energy_j");
 	bt_results_destroy(&back);
 	free(t2);
 	free(text);

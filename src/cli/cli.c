@@ -63,6 +63,12 @@ void bt_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void bt_cli_note(const char *path, const struct bt_results *res)
+{
+	if (res->note[0])
+		bt_cli_error("note: %s: %s", path, res->note);
+}
+
 int bt_cli_format(const char *s, enum bt_format *out)
 {
 	if (s == NULL || bt_format_parse(s, out) < 0) {

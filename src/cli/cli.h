@@ -28,6 +28,9 @@ void bt_cli_usage(FILE *f);
 /* Print "benchtop: <message>" on stderr (one line). */
 void bt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* When reading path ignored something (res->note), say so on stderr in one line. */
+void bt_cli_note(const char *path, const struct bt_results *res);
+
 /* Parse --format's value; prints the error and returns -1 when bad. */
 int bt_cli_format(const char *s, enum bt_format *out);
 

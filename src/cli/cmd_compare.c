@@ -50,6 +50,7 @@ int bt_cmd_compare(int argc, char **argv)
 			bt_cli_error("%s", err.msg);
 			goto out;
 		}
+		bt_cli_note(paths[nread], &res[nread]);
 		rp[nread] = &res[nread];
 	}
 	rc = bt_cmp_build(&cmp, rp, n);

@@ -82,6 +82,7 @@ int bt_cmd_export(int argc, char **argv)
 		bt_cli_error("%s", err.msg);
 		return BT_EXIT_FAILED;
 	}
+	bt_cli_note(path, &res);
 	if (hgrm) {
 		rc = bt_sessions_export_hgrm(&res, out, print_path, NULL, &err);
 		if (rc < 0)

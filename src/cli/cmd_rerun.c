@@ -177,6 +177,7 @@ int bt_cmd_rerun(int argc, char **argv)
 		status = BT_EXIT_FAILED;
 		goto out;
 	}
+	bt_cli_note(o.recording, &res);
 	status = build_plan(&o, &res, &pl, &wl);
 	if (status != 0)
 		goto out_res;

@@ -40,6 +40,7 @@ int bt_cmd_show(int argc, char **argv)
 		bt_cli_error("%s", err.msg);
 		return BT_EXIT_FAILED;
 	}
+	bt_cli_note(path, &res);
 	bt_cli_print_results(stdout, &res, fmt, path);
 	bt_results_destroy(&res);
 	return BT_EXIT_OK;

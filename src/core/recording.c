@@ -551,7 +551,66 @@ struct rd {
 	const char *path;
 	long line;
 	struct bt_err *err;
+	char unknown[BT_ERR_MAX];	/* "type.field" names ignored, deduplicated */
+	int nunknown;
 };
+
+/* Known top-level fields of each line type; a newer minor version may add more. */
+static const char *const known_fields[][24] = {
+	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
+	  "unit", "lat_what", "timer_cost_ns", "machine", "plan", "axes", "cells", NULL },
+	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
+	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
+	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
+	  "user_s", "sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "hist", "workers",
+	  NULL },
+	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
+	  "sys_s", "vcsw", "ivcsw", "lat", NULL },
+	{ "end", "type", "status", "error", "time", NULL },
+};
+
+/* Note what this reader ignores, once per name, so `show` can say so. */
+static void note_unknown(struct rd *rd, const char *type, const char *field)
+{
+	char name[128];
+	size_t used = strlen(rd->unknown);
+
+	if (field != NULL)
+		snprintf(name, sizeof(name), "%s.%s", type, field);
+	else
+		snprintf(name, sizeof(name), "line type \"%s\"", type);
+	for (const char *p = strstr(rd->unknown, name); p != NULL; p = strstr(p + 1, name)) {
+		size_t k = strlen(name);
+
+		if ((p == rd->unknown || p[-1] == ' ') && (p[k] == ',' || p[k] == '\0'))
+			return;
+	}
+	if (used + strlen(name) + 3 < sizeof(rd->unknown))
+		snprintf(rd->unknown + used, sizeof(rd->unknown) - used, "%s%s", used ? ", " : "",
+			 name);
+	rd->nunknown++;
+}
+
+static void check_fields(struct rd *rd, json_t *o, const char *type)
+{
+	const char *key;
+	json_t *v;
+
+	for (size_t t = 0; t < sizeof(known_fields) / sizeof(known_fields[0]); t++) {
+		if (strcmp(known_fields[t][0], type) != 0)
+			continue;
+		json_object_foreach(o, key, v) {
+			int known = 0;
+
+			for (int i = 1; known_fields[t][i] != NULL && !known; i++)
+				known = strcmp(known_fields[t][i], key) == 0;
+			if (!known)
+				note_unknown(rd, type, key);
+		}
+		return;
+	}
+	note_unknown(rd, type, NULL);
+}
 
 /* Set "path:line: message" and return code. */
 __attribute__((format(printf, 3, 4)))
@@ -1033,6 +1092,8 @@ static int read_line(struct rd *rd, json_t *o, struct bt_results *res, int *end_
 	if (!json_is_string(json_object_get(o, "type")))
 		return rd_fail(rd, -EINVAL, "field \"type\": missing or not a string");
 	type = json_string_value(json_object_get(o, "type"));
+	if (strcmp(type, "header") != 0)
+		check_fields(rd, o, type);
 	if (strcmp(type, "sample") == 0)
 		return read_sample(rd, o, res);
 	if (strcmp(type, "rep") == 0)
@@ -1100,8 +1161,11 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 			ret = rd_fail(&rd, -EINVAL, "invalid JSON: %s", jerr.text);
 			goto out;
 		}
-		if (!inited)
+		if (!inited) {
 			ret = read_header(&rd, o, res, &inited);
+			if (ret == 0)
+				check_fields(&rd, o, "header");
+		}
 		else
 			ret = read_line(&rd, o, res, &end_seen);
 		json_decref(o);
@@ -1129,6 +1193,10 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 			goto out;
 		}
 	}
+	if (rd.nunknown > 0)
+		snprintf(res->note, sizeof(res->note),
+			 "ignored what this benchtop does not know (written by a newer one?): %s",
+			 rd.unknown);
 	if (!end_seen) {
 		snprintf(res->status, sizeof(res->status), "interrupted");
 		snprintf(res->error, sizeof(res->error),

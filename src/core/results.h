@@ -91,6 +91,7 @@ struct bt_results {
 	char status[16];		/* "running", "complete", "interrupted", "failed" */
 	char error[BT_ERR_MAX];		/* why it failed or was interrupted; "" */
 	int torn;			/* reader: the last line was cut short */
+	char note[BT_ERR_MAX];		/* reader: what it ignored ("unknown fields: rep.foo"); "" */
 };
 
 /* Zero res and allocate ncells cells (each with index set). 0 or -ENOMEM. */
