@@ -221,6 +221,10 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 		snprintf(rep->verify, sizeof(rep->verify), "setup: %s", err.msg);
 		return 0;
 	}
+	pthread_mutex_lock(&r->snap_lock);
+	r->snap.counted_first = job.counted_n > 0 ? job.counted_first : 0;
+	r->snap.counted_n = job.counted_n > 0 ? job.counted_n : job.nworkers;
+	pthread_mutex_unlock(&r->snap_lock);
 	cpus = malloc(sizeof(*cpus) * (size_t)(job.nworkers > 0 ? job.nworkers : 1));
 	if (cpus == NULL || bt_pin_plan(&r->topo, cv[C_PIN]->text, job.nworkers, cpus, &err) < 0) {
 		snprintf(rep->verify, sizeof(rep->verify), "%s", cpus ? err.msg : "out of memory");

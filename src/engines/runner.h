@@ -52,6 +52,7 @@ struct bt_snapshot {
 	uint64_t sample_seq;		/* number of samples so far */
 	struct bt_sample last;		/* the latest sample */
 	int nworkers;			/* of the running rep */
+	int counted_first, counted_n;	/* the workers that count ops (bt_job); n = nworkers when all */
 	uint64_t worker_ops[BT_SNAP_WORKERS];	/* per-worker ops of the running rep */
 };
 

@@ -20,6 +20,12 @@ struct bt_job {
 	uint64_t ops;		/* stop rule: total ops (0 = none); the engine splits it */
 	uint64_t duration_ns;	/* stop rule: duration (0 = none) */
 	int lat_on;		/* latency recording on */
+	/*
+	 * Setup may say which workers do the ops the unit counts (pipeline:
+	 * the receivers), so that per-thread views compare peers: workers
+	 * counted_first .. counted_first + counted_n - 1. 0 and 0 mean all.
+	 */
+	int counted_first, counted_n;
 	void *state;		/* setup's, freed by teardown */
 	/*
 	 * A workload that starts threads of its own inside its one worker (an

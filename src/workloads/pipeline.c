@@ -559,6 +559,8 @@ static int pl_setup(struct bt_job *job, struct bt_err *err)
 	}
 	s->q_inited = 2;
 	job->nworkers = 2 * s->threads + s->transmitters;
+	job->counted_first = s->threads + s->transmitters;	/* the receivers count items */
+	job->counted_n = s->threads;
 	return 0;
 fail:
 	pl_teardown(job);
