@@ -252,7 +252,7 @@ static void test_text(void **state)
 
 	/* Latency: one line per cell, 1/8 timed on the sampled cell. */
 	assert_non_null(strstr(t, "\nlatency: end-to-end per message\n"));
-	line_starting(t, "threads=1 lock=spin", row1, sizeof(row1));
+	line_starting(strstr(t, "\nlatency"), "threads=1 lock=spin", row1, sizeof(row1));
 	assert_non_null(strstr(row1, "500ns"));
 	assert_non_null(strstr(row1, "900ns"));
 	assert_non_null(strstr(row1, "990ns"));
@@ -260,7 +260,7 @@ static void test_text(void **state)
 	assert_non_null(strstr(row1, "1.00us"));
 	assert_non_null(strstr(row1, "3000"));
 	assert_non_null(strstr(row1, "(1/8 timed)"));
-	line_starting(t, "threads=1 lock=mutex", row1, sizeof(row1));
+	line_starting(strstr(t, "\nlatency"), "threads=1 lock=mutex", row1, sizeof(row1));
 	assert_null(strstr(row1, "timed"));
 	assert_null(strstr(t, "session "));	/* complete: no status line */
 
@@ -331,7 +331,7 @@ static void test_markdown(void **state)
 	assert_non_null(strstr(row, "--:|"));
 	line_starting(t, "| 1 ", row, sizeof(row));
 	assert_true(strstr(row, "1.00M") < strstr(row, "2.00M"));
-	line_starting(t, "| threads=1 lock=spin", row, sizeof(row));
+	line_starting(strstr(t, "\nlatency"), "| threads=1 lock=spin", row, sizeof(row));
 	assert_non_null(strstr(row, "(1/8 timed)"));
 	free(t);
 	bt_results_destroy(&res);
@@ -350,7 +350,7 @@ static void test_csv(void **state)
 			assert_string_equal(line,
 				"workload,threads,lock,state,reps,ops_s_min,ops_s_median,ops_s_max,"
 				"ops_s_mean,ops_s_stddev,ops_s_ci95,bytes_s_median,wall_s,user_s,"
-				"sys_s,vcsw,ivcsw,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
+				"sys_s,cpu_s,cpu_per_wall,speedup,vcsw,ivcsw,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
 				"lat_count,lat_every");
 		if (n == 2)
 			assert_true(strncmp(line, "pipeline,1,spin,done,3,1900000,2000000,2100000,"
@@ -359,7 +359,7 @@ static void test_csv(void **state)
 		if (n == 4) {
 			assert_true(strncmp(line, "pipeline,2,spin,done,3,3900000,4000000,",
 					    strlen("pipeline,2,spin,done,3,3900000,4000000,")) == 0);
-			assert_non_null(strstr(line, ",256000000,2,0.6,0.2,200,20,500,900,990,999,"
+			assert_non_null(strstr(line, ",256000000,2,0.6,0.2,0.8,0.4,2,200,20,500,900,990,999,"
 					       "1000,500.5,3000,1"));
 		}
 	}
@@ -465,7 +465,7 @@ static void test_empty_results(void **state)
 		if (fmt == BT_FMT_CSV)
 			assert_string_equal(t, "workload,threads,state,reps,ops_s_min,ops_s_median,"
 					    "ops_s_max,ops_s_mean,ops_s_stddev,ops_s_ci95,bytes_s_median,"
-					    "wall_s,user_s,sys_s,vcsw,ivcsw,p50_ns,p90_ns,p99_ns,p999_ns,"
+					    "wall_s,user_s,sys_s,cpu_s,cpu_per_wall,speedup,vcsw,ivcsw,p50_ns,p90_ns,p99_ns,p999_ns,"
 					    "max_ns,mean_ns,lat_count,lat_every\n");
 		free(t);
 	}
@@ -511,6 +511,36 @@ static void test_openssl(void **state)
 	bt_results_destroy(&res);
 }
 
+/* CPU vs wall and the speedup over the first threads value, per cell. */
+static void test_cpu_and_speedup(void **state)
+{
+	struct bt_results res;
+	char *t, row[512];
+
+	(void)state;
+	make(&res, 3);
+	t = report(&res, BT_FMT_TEXT);
+	assert_non_null(strstr(t, "\ncpu time (user + sys) vs wall, medians: cpu/wall is the effective "
+				  "parallelism; speedup = throughput / that at threads=1\n"));
+	/* walls 1, 2, 3 s; cpu = 0.4 + 0.2 x wall; cpu/wall per rep 0.6, 0.4, 0.33. */
+	line_starting(strstr(t, "\ncpu time"), "threads=2 lock=mutex", row, sizeof(row));
+	assert_non_null(strstr(row, " 2.00s "));
+	assert_non_null(strstr(row, " 800ms "));
+	assert_non_null(strstr(row, " 0.40x "));
+	assert_non_null(strstr(row, " 3.00x"));		/* 3M / 1M */
+	line_starting(strstr(t, "\ncpu time"), "threads=2 lock=spin", row, sizeof(row));
+	assert_non_null(strstr(row, " 2.00x"));		/* 4M / 2M */
+	free(t);
+	/* A workload's own baseline axis wins over threads. */
+	snprintf(res.baseline, sizeof(res.baseline), "lock=spin");
+	t = report(&res, BT_FMT_TEXT);
+	assert_non_null(strstr(t, "speedup = throughput / that at lock=spin\n"));
+	line_starting(strstr(t, "\ncpu time"), "threads=2 lock=mutex", row, sizeof(row));
+	assert_non_null(strstr(row, " 0.75x"));		/* 3M / 4M */
+	free(t);
+	bt_results_destroy(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_empty_results),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_openssl),
+		cmocka_unit_test(test_cpu_and_speedup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -296,6 +296,7 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 	put(o, "workload", jstr(res->workload), &bad);
 	put(o, "unit", jstr(res->unit), &bad);
 	put(o, "lat_what", jstr(res->lat_what), &bad);
+	put(o, "baseline", jstr(res->baseline), &bad);
 	put(o, "timer_cost_ns", jreal(res->timer_cost_ns), &bad);
 	put(o, "machine", machine_json(&res->machine, &bad), &bad);
 
@@ -558,7 +559,7 @@ struct rd {
 /* Known top-level fields of each line type; a newer minor version may add more. */
 static const char *const known_fields[][24] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
-	  "unit", "lat_what", "timer_cost_ns", "machine", "plan", "axes", "cells", NULL },
+	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "cells", NULL },
 	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
@@ -811,6 +812,7 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 	    (ret = get_str(rd, hdr, "", "workload", res->workload, sizeof(res->workload))) < 0 ||
 	    (ret = get_str(rd, hdr, "", "unit", res->unit, sizeof(res->unit))) < 0 ||
 	    (ret = get_str(rd, hdr, "", "lat_what", res->lat_what, sizeof(res->lat_what))) < 0 ||
+	    (ret = get_str(rd, hdr, "", "baseline", res->baseline, sizeof(res->baseline))) < 0 ||
 	    (ret = get_dbl(rd, hdr, "", "timer_cost_ns", &res->timer_cost_ns)) < 0 ||
 	    (ret = read_machine(rd, json_object_get(hdr, "machine"), &res->machine)) < 0)
 		return ret;

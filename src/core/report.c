@@ -395,6 +395,113 @@ static int latency_grid(const struct bt_results *res, int md, struct grid *g)
 	return 0;
 }
 
+/*
+ * The axis speedups are relative to, and its value: the recording's baseline
+ * ("mode=serial") when that axis is swept and has that value, else the first
+ * value of threads when threads is swept. Returns the axis index, or -1.
+ */
+static int baseline_axis(const struct bt_results *res, const char **value)
+{
+	const char *eq = strchr(res->baseline, '=');
+
+	if (eq != NULL) {
+		size_t klen = (size_t)(eq - res->baseline);
+
+		for (int a = 0; a < res->naxes; a++) {
+			if (strlen(res->axes[a]) != klen || strncmp(res->axes[a], res->baseline, klen))
+				continue;
+			for (int c = 0; c < res->ncells; c++) {
+				if (strcmp(res->cells[c].values[a], eq + 1) == 0) {
+					*value = eq + 1;
+					return a;
+				}
+			}
+		}
+	}
+	for (int a = 0; a < res->naxes; a++) {
+		if (strcmp(res->axes[a], "threads") == 0 && res->ncells > 0) {
+			*value = res->cells[0].values[a];
+			return a;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Speedup of cell: its median throughput over that of the cell with the same
+ * values except the baseline axis at the baseline value. 0 when there is no
+ * baseline or it has not finished.
+ */
+static int cell_speedup(const struct bt_results *res, const struct bt_cell *cell, double *out)
+{
+	const char *value = NULL;
+	int ax = baseline_axis(res, &value);
+
+	if (ax < 0)
+		return 0;
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_cell *b = &res->cells[c];
+		int same = strcmp(b->values[ax], value) == 0;
+
+		for (int a = 0; a < res->naxes && same; a++)
+			same = a == ax || strcmp(b->values[a], cell->values[a]) == 0;
+		if (!same)
+			continue;
+		if (!b->done || b->ops_s.median <= 0)
+			return 0;
+		*out = cell->ops_s.median / b->ops_s.median;
+		return 1;
+	}
+	return 0;
+}
+
+/* The CPU lines as a grid: wall, CPU (user + sys), their ratio, the speedup. */
+static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
+{
+	static const char *const head[] = { "", "wall", "cpu", "cpu/wall", "speedup" };
+	const int ncols = 5;
+
+	if (grid_init(g, 1 + res->ncells, ncols) < 0)
+		return -ENOMEM;
+	for (int c = 0; c < ncols; c++) {
+		gset(g, 0, c, "%s", head[c]);
+		g->right[c] = c > 0;
+	}
+	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	for (int i = 0; i < res->ncells; i++) {
+		const struct bt_cell *cell = &res->cells[i];
+		double sp;
+		char b[32];
+
+		cell_name(res, cell, gcell(g, 1 + i, 0), CELL_MAX);
+		if (!cell->done) {
+			gset(g, 1 + i, 1, "-");
+			continue;
+		}
+		gset(g, 1 + i, 1, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
+		gset(g, 1 + i, 2, "%s", fmt_secs(cell->cpu_s.median, b, sizeof(b)));
+		gset(g, 1 + i, 3, "%.2fx", cell->par.median);
+		if (cell_speedup(res, cell, &sp))
+			gset(g, 1 + i, 4, "%.2fx", sp);
+	}
+	if (md)
+		grid_md_escape(g);
+	grid_measure(g);
+	return 0;
+}
+
+/* "cpu time vs wall ...; speedup: ... relative to mode=serial" */
+static void cpu_title(FILE *f, const struct bt_results *res, int md)
+{
+	const char *value = NULL;
+	int ax = baseline_axis(res, &value);
+
+	fprintf(f, "\ncpu time (user + sys) vs wall, medians: cpu/wall is the effective parallelism");
+	if (ax >= 0)
+		fprintf(f, "; speedup = throughput / that at %s=%s", res->axes[ax], value);
+	fprintf(f, "\n%s", md ? "\n" : "");
+}
+
 static int any_hist(const struct bt_results *res)
 {
 	for (int c = 0; c < res->ncells; c++)
@@ -490,6 +597,26 @@ static int write_text(FILE *f, const struct bt_results *res)
 	for (int r = 1; r < g.rows; r++)
 		text_row(f, &g, r);
 
+	{
+		struct grid cg = { 0 };
+
+		rc = cpu_grid(res, 0, &cg);
+		if (rc == 0) {
+			cpu_title(f, res, 0);
+			for (int r = 0; r < cg.rows; r++) {
+				for (int c = 0; c < cg.cols; c++) {
+					if (c > 0)
+						fputs("  ", f);
+					pad(f, gcell(&cg, r, c), cg.w[c], cg.right[c], c == cg.cols - 1);
+				}
+				fputc('\n', f);
+			}
+		}
+		grid_free(&cg);
+		if (rc < 0)
+			goto out;
+	}
+
 	if (any_hist(res)) {
 		struct grid lg = { 0 };
 
@@ -554,6 +681,18 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 	write_title(f, res);
 	fputc('\n', f);
 	md_table(f, &g);
+	{
+		struct grid cg = { 0 };
+
+		rc = cpu_grid(res, 1, &cg);
+		if (rc == 0) {
+			cpu_title(f, res, 1);
+			md_table(f, &cg);
+		}
+		grid_free(&cg);
+		if (rc < 0)
+			goto out;
+	}
 	if (any_hist(res)) {
 		struct grid lg = { 0 };
 
@@ -595,14 +734,16 @@ struct field {
 	uint64_t u;
 };
 
-#define NFIELDS 22
+#define NFIELDS 25
 
 /*
  * The numeric fields of a cell, in CSV column order. Statistics exist only
  * for a finished cell, latency only when it also has a histogram.
  */
-static void cell_fields(const struct bt_cell *cell, struct field *fl)
+static void cell_fields(const struct bt_results *res, const struct bt_cell *cell, struct field *fl)
 {
+	double speedup = 0;
+	int has_speedup = cell->done && cell_speedup(res, cell, &speedup);
 	const struct bt_hist *h = cell->done && cell->hist && cell->hist->total ? cell->hist : NULL;
 	const int ok = cell->done;
 	int i = 0;
@@ -620,6 +761,9 @@ static void cell_fields(const struct bt_cell *cell, struct field *fl)
 	REAL("wall_s", cell->wall_s.median, ok);
 	REAL("user_s", cell->user_s.median, ok);
 	REAL("sys_s", cell->sys_s.median, ok);
+	REAL("cpu_s", cell->cpu_s.median, ok);
+	REAL("cpu_per_wall", cell->par.median, ok);
+	REAL("speedup", speedup, has_speedup);
 	REAL("vcsw", cell->vcsw.median, ok);
 	REAL("ivcsw", cell->ivcsw.median, ok);
 	UINT("p50_ns", h ? bt_hist_percentile(h, 50) : 0, h != NULL);
@@ -662,7 +806,7 @@ static int write_csv(FILE *f, const struct bt_results *res)
 	for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
 		csv_str(f, res->axes[a], 0);
 	csv_str(f, "state", 0);
-	cell_fields(&dummy, fl);
+	cell_fields(res, &dummy, fl);
 	for (int k = 0; fl[k].name; k++)
 		csv_str(f, fl[k].name, 0);
 	fputc('\n', f);
@@ -674,7 +818,7 @@ static int write_csv(FILE *f, const struct bt_results *res)
 		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
 			csv_str(f, cell->values[a], 0);
 		csv_str(f, cell_state(cell), 0);
-		cell_fields(cell, fl);
+		cell_fields(res, cell, fl);
 		for (int k = 0; fl[k].name; k++) {
 			fputc(',', f);
 			if (!fl[k].valid)
@@ -721,7 +865,7 @@ static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cel
 	rc = rc ? rc : jset(o, "values", json_incref(values));
 	rc = rc ? rc : jset(o, "state", json_string(cell_state(cell)));
 	json_decref(values);
-	cell_fields(cell, fl);
+	cell_fields(res, cell, fl);
 	for (int k = 0; fl[k].name && rc == 0; k++) {
 		json_t *v;
 

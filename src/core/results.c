@@ -92,7 +92,7 @@ int bt_results_add_sample(struct bt_results *res, const struct bt_sample *s)
 	return 0;
 }
 
-enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_N };
+enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_N };
 
 int bt_results_summarize_cell(struct bt_results *res, int c)
 {
@@ -143,6 +143,8 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 		v[F_SYS][n] = r->sys_s;
 		v[F_VCSW][n] = r->vcsw;
 		v[F_IVCSW][n] = r->ivcsw;
+		v[F_CPU][n] = r->user_s + r->sys_s;
+		v[F_PAR][n] = r->wall_s > 0 ? (r->user_s + r->sys_s) / r->wall_s : 0;
 		n++;
 		if (r->hist != NULL) {
 			bt_hist_add(cell->hist, r->hist);
@@ -162,6 +164,8 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 	bt_stats_summarize(v[F_SYS], n, &cell->sys_s);
 	bt_stats_summarize(v[F_VCSW], n, &cell->vcsw);
 	bt_stats_summarize(v[F_IVCSW], n, &cell->ivcsw);
+	bt_stats_summarize(v[F_CPU], n, &cell->cpu_s);
+	bt_stats_summarize(v[F_PAR], n, &cell->par);
 	cell->nreps = n;
 	cell->done = n >= cell->total_reps;
 out:

@@ -67,6 +67,8 @@ struct bt_cell {
 	int done;		/* 1: all reps finished and summarized */
 	int failed;		/* 1: a rep failed (error in bt_rep.verify) */
 	struct bt_summary ops_s, bytes_s, wall_s, user_s, sys_s, vcsw, ivcsw;
+	struct bt_summary cpu_s;	/* user + sys per rep */
+	struct bt_summary par;		/* (user + sys) / wall per rep: effective parallelism */
 	struct bt_hist *hist;	/* owned; counted reps merged; NULL when latency was off */
 	uint32_t lat_every;	/* largest 1-in-N of its reps */
 };
@@ -77,6 +79,7 @@ struct bt_results {
 	char workload[64];
 	char unit[32];			/* what an op is: "items", "bytes", "requests" */
 	char lat_what[96];		/* what a latency is: "end-to-end per message" */
+	char baseline[64];		/* the cell speedups are relative to: "mode=serial"; "" */
 	double timer_cost_ns;
 	char *plan_json;		/* owned: bt_plan_to_json of the plan */
 	struct bt_sysinfo machine;

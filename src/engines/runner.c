@@ -395,6 +395,7 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 	snprintf(res->workload, sizeof(res->workload), "%s", r->wl->name);
 	snprintf(res->unit, sizeof(res->unit), "%s", r->wl->unit);
 	snprintf(res->lat_what, sizeof(res->lat_what), "%s", r->wl->lat_what ? r->wl->lat_what : "");
+	snprintf(res->baseline, sizeof(res->baseline), "%s", r->wl->baseline ? r->wl->baseline : "");
 	res->timer_cost_ns = r->clock_cost;
 	res->plan_json = bt_plan_to_json(pl);
 	bt_sysinfo_collect(&res->machine);

@@ -52,6 +52,12 @@ struct bt_workload {
 	 * workload's own parameters (then duration= and ops= are refused).
 	 */
 	const char *stop_default;
+	/*
+	 * The cell speedups are reported against when its axis is swept
+	 * ("mode=serial"); NULL: against the first threads value when threads
+	 * is swept.
+	 */
+	const char *baseline;
 	/* NULL when usable, else a one-line reason ("memcached is not installed"). */
 	const char *(*unavailable)(void);
 	/* Cross-parameter validation, for every cell before anything starts. May be NULL. */

@@ -625,6 +625,7 @@ const struct bt_workload bt_wl_cipher = {
 	.params = params,
 	.nparams = P_COUNT,
 	.stop_default = NULL,
+	.baseline = "mode=serial",
 	.check = cipher_check,
 	.setup = cipher_setup,
 	.worker = cipher_worker,
