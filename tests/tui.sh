@@ -100,7 +100,7 @@ check "live view: throughput chart" "Throughput, items/s" 20
 check "live view: chart y axis in SI units" "[0-9.]+[KM]?┤" 20
 check "live view: progress with cell and rep" "cell [1-3]/3 (rep|warmup) [12]/2" 20
 check "live view: latency histogram of the running cell" "Latency, threads=[124] \([0-9] reps?( \+ running)?\)" 30
-check "live view: per-thread ops bars" "Ops per thread \([0-9]+\)" 30
+check "live view: per-thread ops bars" "Ops per thread \([0-9]+ counting of [0-9]+\)" 30
 check "results table" "Results: pipeline, complete" 90
 rec=$(recording)
 if [ -n "$rec" ]; then

@@ -12,6 +12,10 @@
  *   live.c       starting and stopping runs, the live model and its view
  *   resview.c    the results screen: table, scaling chart, cell, export
  *   help.c       the help overlay
+ *   sessions_screen.c  recorded sessions: list, filter, delete, open, re-run, mark
+ *   replay.c     a recording played back through the live view, on a replay clock
+ *   compare_view.c  two or more recordings compared cell by cell
+ *   cast.c       --cast FILE: the terminal output tee'd into an asciicast v2 file
  */
 #ifndef BT_TUI_APP_H
 #define BT_TUI_APP_H
@@ -21,8 +25,10 @@
 
 #include "core/err.h"
 #include "core/hist.h"
+#include "core/compare.h"
 #include "core/plan.h"
 #include "core/results.h"
+#include "core/sessions.h"
 #include "core/topo.h"
 #include "engines/runner.h"
 #include "tui/theme.h"
@@ -31,7 +37,7 @@
 #define BT_MIN_COLS 80
 #define BT_MIN_ROWS 24
 
-enum bt_screen { SCR_WORKBENCH, SCR_LIVE, SCR_RESULTS };
+enum bt_screen { SCR_WORKBENCH, SCR_LIVE, SCR_RESULTS, SCR_SESSIONS, SCR_REPLAY, SCR_COMPARE };
 enum bt_pane { PANE_LIST, PANE_FORM };
 
 /* Dirty bits: one per pane; the render step redraws only these. */
@@ -105,6 +111,65 @@ struct bt_live {
 	int have_snap;
 	double max_x;			/* x of the latest point */
 	int warmup;			/* warmup reps per cell, from the plan */
+	char wl_name[64];		/* the workload, as the titles name it */
+	char unit[32];			/* what an op is ("items") */
+	double xmax_fixed;		/* the chart's x range when known ahead (replay); 0: follow the data */
+};
+
+/* The sessions screen: the recordings of one directory, newest first. */
+struct bt_sessview {
+	char dir[4096];
+	struct bt_session_info *list;	/* [n], from bt_sessions_list */
+	int n;
+	unsigned char *marked;		/* [n] */
+	int *shown;			/* [nshown] indexes into list that pass the filter */
+	int nshown;
+	int sel, scroll;		/* in shown */
+	char filter[64];		/* workload filter ("" = all) */
+	int confirm;			/* list index waiting for y/n to delete, -1 none */
+	enum bt_screen back;		/* where Esc goes */
+};
+
+/* One rep of a replay on its clock: the recording's time, and the time it is shown for. */
+struct bt_replay_seg {
+	int cell, rep;
+	int repidx;			/* index in res.reps, -1: the rep never finished */
+	double rstart, rlen;		/* s, as recorded (samples' x) */
+	double start, len;		/* s on the replay clock (short reps are stretched) */
+};
+
+/* A recording played back through the live view. */
+struct bt_replay {
+	int active;			/* a recording is loaded */
+	char path[4096];
+	struct bt_results res;
+	struct bt_replay_seg *segs;
+	int nsegs;
+	int *sample_seg;		/* [res.nsamples] */
+	int *rep_seg;			/* [res.nreps] */
+	int warmup;
+	double total, clock;		/* replay clock, s */
+	double speed;			/* 1, 2, 8 */
+	int paused, ended;
+	uint64_t last_ns;		/* monotonic time of the last clock step */
+	int nfed_samples, nfed_reps;	/* fed into the live model */
+};
+
+/* One line of the compare view; span (from .. +span_len) is drawn in span_role. */
+struct bt_cv_line {
+	char *text;
+	enum bt_role role, span_role;
+	int span_at, span_len;
+};
+
+/* The compare view: recordings (A first) and the lines drawn from their bt_cmp. */
+struct bt_cmpview {
+	int nres;
+	struct bt_results res[BT_CMP_MAX];
+	char names[BT_CMP_MAX][256];
+	struct bt_cv_line *lines;
+	int nlines, width;
+	int scroll, hscroll;
 };
 
 /* The row kinds of the workload list. */
@@ -159,10 +224,17 @@ struct bt_app {
 	int tscroll, thscroll;
 	int cell_sel;
 
+	/* sessions, replay, compare */
+	struct bt_sessview ss;
+	struct bt_replay rp;
+	struct bt_cmpview cv;
+	char res_path[4096];		/* the recording a->res came from, when not a->run's */
+	enum bt_screen res_back;	/* where Esc on the results screen goes */
+
 	/* status line and prompt */
 	char status[512];
 	enum bt_role status_role;
-	int prompt;			/* 0, 'S' save, 'L' load */
+	int prompt;			/* 0, 'S' save, 'L' load, '/' sessions filter */
 	char prompt_label[64];
 	struct bt_lineed prompt_ed;
 };
@@ -223,6 +295,58 @@ void bt_live_abort(struct bt_app *a);
 void bt_live_tick(struct bt_app *a);
 void bt_live_free(struct bt_app *a);
 void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+/* The live model for a recording's cells (replay); 0 or -ENOMEM. */
+int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int warmup);
+/* Back to "nothing seen yet", keeping the cells and labels (a replay seeking backwards). */
+void bt_live_reset(struct bt_live *l);
+/* Feed one sample (drawn at x seconds) or one finished rep; return the dirty bits. */
+unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x);
+unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r);
+/* Recompose the shown histogram from the finished reps (and the rep in progress). */
+void bt_live_compose(struct bt_live *l);
+
+/* --- sessions_screen.c --------------------------------------------------- */
+
+/* Open the sessions screen on the default directory (reloads the list). */
+void bt_ss_open(struct bt_app *a);
+void bt_ss_reload(struct bt_app *a);
+void bt_ss_free(struct bt_app *a);
+void bt_ss_set_filter(struct bt_app *a, const char *workload);
+int bt_ss_key(struct bt_app *a, int ch);
+void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+
+/* --- replay.c ------------------------------------------------------------ */
+
+/* Load path and start playing it at 1x; 0, or -errno with err set (nothing changes then). */
+int bt_replay_open(struct bt_app *a, const char *path, struct bt_err *err);
+/* Advance the replay clock (per refresh tick); at the end the results screen opens. */
+void bt_replay_tick(struct bt_app *a);
+int bt_replay_key(struct bt_app *a, int ch);
+/* Is the replay clock running (the loop ticks for it)? */
+int bt_replay_playing(const struct bt_app *a);
+void bt_replay_free(struct bt_app *a);
+
+/* --- compare_view.c ------------------------------------------------------ */
+
+/* Read the recordings paths[0..n-1] (A first) and build the view; 0 or -errno with err set. */
+int bt_cv_open(struct bt_app *a, const char *const *paths, int n, struct bt_err *err);
+int bt_cv_key(struct bt_app *a, int ch);
+void bt_cv_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+void bt_cv_free(struct bt_app *a);
+
+/* --- cast.c -------------------------------------------------------------- */
+
+/*
+ * Start capturing: create path (one-line error in err when it cannot be),
+ * write the asciicast v2 header, and redirect standard output through a
+ * pipe whose bytes a tee thread copies to the terminal and into the file.
+ * Call before the screen opens; 0 or -errno.
+ */
+int bt_cast_start(const char *path, struct bt_err *err);
+/* A resize event ("r", "WxH"). */
+void bt_cast_resize(int cols, int rows);
+/* After endwin: put standard output back, drain the pipe, close the file. */
+void bt_cast_stop(void);
 
 /* --- resview.c ----------------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /*
  * help.c - the help overlay (F1 or ?): what benchtop does in three lines,
- * then every key by screen. Any key closes it.
+ * the keys that work everywhere, then the keys of the screen it was opened
+ * on (so it fits 80x24). Any key closes it.
  */
 #include <string.h>
 
@@ -14,6 +15,7 @@ static const char *const help_text[] = {
 	"=Everywhere",
 	"F1 ?      this help              t        next colour theme",
 	"q F10     quit (stops a run)     Ctrl-C   quit",
+	"o F2      recorded sessions (workbench, results)",
 	"=Workbench",
 	"Tab       workloads <-> parameters",
 	"Up/Down   move (also j k)        Left/Right  pick a tick, cycle (h l)",
@@ -26,7 +28,20 @@ static const char *const help_text[] = {
 	"=Results",
 	"Up/Down   pick a cell            PgUp/PgDn Left/Right  scroll table",
 	"e         export .md .csv .json and .hgrm next to the recording",
-	"r         run again              Esc w    back to the workbench",
+	"r         run again              Esc w    back",
+	"=Sessions",
+	"Up/Down   pick a recording       Enter    replay it",
+	"Space     mark                   c        compare the marked (oldest = A)",
+	"R         its plan into the form, machine differences; then r runs it",
+	"f         next workload filter   /        type a filter   F  no filter",
+	"d Del     delete (asks y/n)      F5       read the directory again",
+	"=Replay",
+	"Space     pause / play           1 2 8    speed x1 x2 x8",
+	"[ ]       previous / next cell   Left/Right  the same",
+	"Home g    from the start         v End    to the results",
+	"Esc       back to the sessions   (reps under 1 s are shown for 1 s)",
+	"=Compare",
+	"Up/Down PgUp/PgDn  scroll        Left/Right  pan      Esc  back",
 	NULL,
 };
 
@@ -38,17 +53,32 @@ static int key_len(const char *t)
 	return e ? (int)(e - t) : (int)strlen(t);
 }
 
+/* Is section (a "=Name" heading) shown on this screen? */
+static int section_on(const char *name, enum bt_screen scr)
+{
+	static const char *const of[] = { "Workbench", "Live view", "Results", "Sessions", "Replay",
+					  "Compare" };
+
+	return !strcmp(name, "Everywhere") || !strcmp(name, of[scr]);
+}
+
 void bt_help_draw(WINDOW *w, const struct bt_app *a)
 {
+	const char *lines[64];
 	struct bt_rect box, in;
-	int n = 0, width = 0;
+	int n = 0, width = 0, on = 1;
 
-	while (help_text[n] != NULL) {
-		int len = (int)strlen(help_text[n]) + 1;
+	for (int i = 0; help_text[i] != NULL && n < 64; i++) {
+		const char *t = help_text[i];
+		int len = (int)strlen(t) + 1;
 
+		if (t[0] == '=')
+			on = section_on(t + 1, a->screen);
+		if (!on)
+			continue;
+		lines[n++] = t;
 		if (len > width)
 			width = len;
-		n++;
 	}
 	box.w = width + 4 < a->cols ? width + 4 : a->cols;
 	box.h = n + 3 < a->rows ? n + 3 : a->rows;
@@ -57,7 +87,7 @@ void bt_help_draw(WINDOW *w, const struct bt_app *a)
 	bt_app_clear(w, box);
 	in = bt_box_draw(w, box, "Help - any key closes", 1, a->utf8);
 	for (int i = 0; i < n && i < in.h; i++) {
-		const char *t = help_text[i];
+		const char *t = lines[i];
 
 		if (t[0] == '=')
 			bt_app_put(w, in.y + i, in.x, in.w, ROLE_TITLE, t + 1);

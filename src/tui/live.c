@@ -63,29 +63,73 @@ static int plan_copy(struct bt_app *a, struct bt_plan *out, struct bt_err *err)
 	return rc;
 }
 
-static int live_init(struct bt_live *l, const struct bt_plan *pl)
+/* Allocate the model for ncells cells; labels are left to the caller. */
+static int live_alloc(struct bt_live *l, int ncells, int warmup)
 {
 	memset(l, 0, sizeof(*l));
-	l->ncells = pl->ncells;
-	l->series = calloc((size_t)pl->ncells, sizeof(*l->series));
-	l->labels = calloc((size_t)pl->ncells, sizeof(*l->labels));
+	l->ncells = ncells;
+	l->series = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*l->series));
+	l->labels = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*l->labels));
 	l->hist = bt_hist_new();
 	l->cur = bt_hist_new();
 	l->shown = bt_hist_new();
 	if (l->series == NULL || l->labels == NULL || l->hist == NULL || l->cur == NULL ||
 	    l->shown == NULL)
 		return -ENOMEM;
-	for (int c = 0; c < pl->ncells; c++) {
-		bt_plan_cell_label(pl, c, l->labels[c], sizeof(l->labels[c]));
-		if (l->labels[c][0] == '\0')
-			snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
-	}
+	l->warmup = warmup;
+	bt_live_reset(l);
+	return 0;
+}
+
+void bt_live_reset(struct bt_live *l)
+{
+	for (int c = 0; l->series && c < l->ncells; c++)
+		l->series[c].n = 0;
+	l->nsamples_seen = l->nreps_seen = 0;
+	l->offset = l->prev_t = 0;
+	l->max_x = 0;
+	l->hist_reps = 0;
+	l->shown_running = 0;
+	l->have_snap = 0;
+	memset(&l->snap, 0, sizeof(l->snap));
+	if (l->hist)
+		bt_hist_reset(l->hist);
+	if (l->cur)
+		bt_hist_reset(l->cur);
+	if (l->shown)
+		bt_hist_reset(l->shown);
 	l->prev_cell = l->prev_rep = -1;
 	l->hist_cell = -1;
 	l->done_cell = l->done_rep = -1;
 	l->cur_cell = l->cur_rep = -1;
 	l->shown_cell = -1;
-	l->warmup = (int)pl->vals[bt_plan_index(pl, "warmup")][0].i;
+}
+
+static int live_init(struct bt_live *l, const struct bt_workload *wl, const struct bt_plan *pl)
+{
+	if (live_alloc(l, pl->ncells, (int)pl->vals[bt_plan_index(pl, "warmup")][0].i) < 0)
+		return -ENOMEM;
+	for (int c = 0; c < pl->ncells; c++) {
+		bt_plan_cell_label(pl, c, l->labels[c], sizeof(l->labels[c]));
+		if (l->labels[c][0] == '\0')
+			snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
+	}
+	snprintf(l->wl_name, sizeof(l->wl_name), "%s", wl->name);
+	snprintf(l->unit, sizeof(l->unit), "%s", wl->unit);
+	return 0;
+}
+
+int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int warmup)
+{
+	if (live_alloc(l, res->ncells, warmup) < 0)
+		return -ENOMEM;
+	for (int c = 0; c < res->ncells; c++) {
+		snprintf(l->labels[c], sizeof(l->labels[c]), "%s", res->cells[c].label);
+		if (l->labels[c][0] == '\0')
+			snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
+	}
+	snprintf(l->wl_name, sizeof(l->wl_name), "%s", res->workload);
+	snprintf(l->unit, sizeof(l->unit), "%s", res->unit[0] ? res->unit : "ops");
 	return 0;
 }
 
@@ -129,7 +173,7 @@ void bt_live_start(struct bt_app *a)
 	a->run_wl = a->wl_sel;
 	a->running = 1;
 	bt_app_set_sigrun(run);
-	if (live_init(&a->live, &pl) < 0) {
+	if (live_init(&a->live, wl, &pl) < 0) {
 		bt_run_cancel(run);
 		bt_app_status(a, ROLE_ERROR, "out of memory");
 	} else {
@@ -180,6 +224,32 @@ static int series_push(struct bt_live_series *s, double x, double y)
 	return 0;
 }
 
+unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x)
+{
+	if (s->cell < 0 || s->cell >= l->ncells)
+		return 0;
+	series_push(&l->series[s->cell], x, s->ops_s);
+	if (x > l->max_x)
+		l->max_x = x;
+	return DIRTY_CHART;
+}
+
+unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r)
+{
+	if (r->cell != l->hist_cell) {
+		bt_hist_reset(l->hist);
+		l->hist_cell = r->cell;
+		l->hist_reps = 0;
+	}
+	if (r->hist != NULL) {
+		bt_hist_add(l->hist, r->hist);
+		l->hist_reps++;
+	}
+	l->done_cell = r->cell;
+	l->done_rep = r->rep;
+	return DIRTY_HISTO;
+}
+
 /*
  * Copy what is new in the results: samples become chart points on one time
  * axis (each rep continues where the previous one ended), finished reps of
@@ -206,27 +276,10 @@ static unsigned copy_new(struct bt_app *a)
 			l->prev_rep = s->rep;
 		}
 		l->prev_t = s->t;
-		series_push(&l->series[s->cell], l->offset + s->t, s->ops_s);
-		if (l->offset + s->t > l->max_x)
-			l->max_x = l->offset + s->t;
-		dirty |= DIRTY_CHART;
+		dirty |= bt_live_add_sample(l, s, l->offset + s->t);
 	}
-	for (; l->nreps_seen < res->nreps; l->nreps_seen++) {
-		const struct bt_rep *r = &res->reps[l->nreps_seen];
-
-		if (r->cell != l->hist_cell) {
-			bt_hist_reset(l->hist);
-			l->hist_cell = r->cell;
-			l->hist_reps = 0;
-		}
-		if (r->hist != NULL) {
-			bt_hist_add(l->hist, r->hist);
-			l->hist_reps++;
-		}
-		l->done_cell = r->cell;
-		l->done_rep = r->rep;
-		dirty |= DIRTY_HISTO;
-	}
+	for (; l->nreps_seen < res->nreps; l->nreps_seen++)
+		dirty |= bt_live_add_rep(l, &res->reps[l->nreps_seen]);
 	bt_run_unlock(a->run);
 	return dirty;
 }
@@ -236,15 +289,8 @@ static unsigned copy_new(struct bt_app *a)
  * the rep in progress so far, so it moves while the first rep still runs.
  * The rep in progress is left out once it has finished (it is then in hist).
  */
-static void live_hist_update(struct bt_app *a)
+void bt_live_compose(struct bt_live *l)
 {
-	struct bt_live *l = &a->live;
-	int cell, rep;
-
-	if (bt_run_live_hist(a->run, l->cur, &cell, &rep) == 0) {
-		l->cur_cell = cell;
-		l->cur_rep = rep;
-	}
 	bt_hist_reset(l->shown);
 	l->shown_cell = -1;
 	l->shown_running = 0;
@@ -258,6 +304,18 @@ static void live_hist_update(struct bt_app *a)
 		l->shown_cell = l->cur_cell;
 		l->shown_running = 1;
 	}
+}
+
+static void live_hist_update(struct bt_app *a)
+{
+	struct bt_live *l = &a->live;
+	int cell, rep;
+
+	if (bt_run_live_hist(a->run, l->cur, &cell, &rep) == 0) {
+		l->cur_cell = cell;
+		l->cur_rep = rep;
+	}
+	bt_live_compose(l);
 	a->dirty |= DIRTY_HISTO;
 }
 
@@ -288,6 +346,8 @@ void bt_live_tick(struct bt_app *a)
 		a->run_rc = rc;
 		bt_app_set_sigrun(NULL);
 		a->res = res;
+		a->res_path[0] = '\0';
+		a->res_back = SCR_WORKBENCH;
 		bt_resview_load(a);
 		a->screen = SCR_RESULTS;
 		a->dirty = DIRTY_ALL;
@@ -345,12 +405,23 @@ static void draw_progress(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	int total = s->ncells * s->reps_per_cell;
 
 	bt_app_clear(w, r);
-	snprintf(title, sizeof(title), "Running %s  (Esc stops)", bt_workloads[a->run_wl]->name);
+	if (a->screen == SCR_REPLAY) {
+		const struct bt_replay *rp = &a->rp;
+		const char *name = strrchr(rp->path, '/');
+
+		snprintf(title, sizeof(title), "Replay %s  %s  %.1fs/%.1fs", name ? name + 1 : rp->path,
+			 rp->paused ? "paused" : rp->speed >= 8 ? "8x" : rp->speed >= 2 ? "2x" : "1x",
+			 rp->clock, rp->total);
+	} else {
+		snprintf(title, sizeof(title), "Running %s  (Esc stops)", l->wl_name);
+	}
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h <= 0 || !l->have_snap)
 		return;
 	if (total > 0)
 		frac = (double)(s->cell * s->reps_per_cell + s->rep) / total;
+	if (a->screen == SCR_REPLAY && a->rp.total > 0)
+		frac = a->rp.clock / a->rp.total;
 	if (s->state == BT_RUN_DONE)
 		frac = 1;
 	if (s->eta_s >= 0)
@@ -358,8 +429,18 @@ static void draw_progress(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	else
 		snprintf(eta, sizeof(eta), "ETA ?");
 	rep_text(l, reps, sizeof(reps));
-	snprintf(text, sizeof(text), "cell %d/%d %s  %s  %s  elapsed %.1fs", s->cell + 1, s->ncells,
-		 reps, s->cell < l->ncells ? l->labels[s->cell] : "", eta, s->elapsed_s);
+	if (a->screen == SCR_REPLAY) {
+		char el[32];
+
+		/* The recording's own time: short reps are shown longer than they ran. */
+		snprintf(text, sizeof(text), "cell %d/%d %s  %s  recorded at %s", s->cell + 1,
+			 s->ncells, reps, s->cell < l->ncells ? l->labels[s->cell] : "",
+			 bt_fmt_ns(s->elapsed_s * 1e9, el, sizeof(el)));
+	} else {
+		snprintf(text, sizeof(text), "cell %d/%d %s  %s  %s  elapsed %.1fs", s->cell + 1,
+			 s->ncells, reps, s->cell < l->ncells ? l->labels[s->cell] : "", eta,
+			 s->elapsed_s);
+	}
 	bt_progress_draw(w, in, frac, text, a->utf8);
 }
 
@@ -372,7 +453,7 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	char title[160], unit[48], rate[32];
 
 	bt_app_clear(w, r);
-	snprintf(unit, sizeof(unit), "%s/s", bt_workloads[a->run_wl]->unit);
+	snprintf(unit, sizeof(unit), "%s/s", l->unit);
 	if (l->have_snap && l->snap.sample_seq > 0)
 		snprintf(title, sizeof(title), "Throughput, %s  (now %s, %s)", unit,
 			 bt_fmt_si(l->snap.last.ops_s, rate, sizeof(rate)),
@@ -396,7 +477,7 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	m.yunit = unit;
 	m.xunit = "s";
 	m.xmin = 0;
-	m.xmax = l->max_x > 1 ? l->max_x : 1;
+	m.xmax = l->xmax_fixed > 0 ? l->xmax_fixed : l->max_x > 1 ? l->max_x : 1;
 	m.nseries = l->ncells;
 	m.series = ser;
 	bt_chart_draw(w, in, &m, a->utf8);
@@ -431,10 +512,20 @@ static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	const struct bt_snapshot *s = &a->live.snap;
 	struct bt_rect in;
 	char title[64];
-	int n = s->nworkers < BT_SNAP_WORKERS ? s->nworkers : BT_SNAP_WORKERS;
+	int first = s->counted_first, n = s->counted_n;
 
+	/* Only the workers that count ops: peers, so that fairness means something. */
+	if (first < 0 || first >= BT_SNAP_WORKERS || first >= s->nworkers)
+		first = 0, n = s->nworkers;
+	if (first + n > s->nworkers)
+		n = s->nworkers - first;
+	if (first + n > BT_SNAP_WORKERS)
+		n = BT_SNAP_WORKERS - first;
 	bt_app_clear(w, r);
-	snprintf(title, sizeof(title), "Ops per thread (%d)", n);
+	if (n < s->nworkers)
+		snprintf(title, sizeof(title), "Ops per thread (%d counting of %d)", n, s->nworkers);
+	else
+		snprintf(title, sizeof(title), "Ops per thread (%d)", n);
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 1 || in.w < 8)
 		return;
@@ -442,7 +533,7 @@ static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "starting...");
 		return;
 	}
-	bt_bars_draw(w, in, s->worker_ops, n, a->utf8);
+	bt_bars_draw(w, in, s->worker_ops + first, n, a->utf8);
 }
 
 static void draw_cpu(WINDOW *w, struct bt_rect r, const struct bt_app *a)

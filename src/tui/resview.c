@@ -421,8 +421,9 @@ void bt_resview_export(struct bt_app *a)
 		bt_app_status(a, ROLE_WARN, "nothing to export yet");
 		return;
 	}
-	if (a->record_path[0]) {
-		snprintf(base, sizeof(base), "%s", a->record_path);
+	if (a->res_path[0] || a->record_path[0]) {
+		/* next to the recording the results came from (a replay's, or the run's) */
+		snprintf(base, sizeof(base), "%s", a->res_path[0] ? a->res_path : a->record_path);
 		len = strlen(base);
 		if (len > 6 && !strcmp(base + len - 6, ".jsonl"))
 			base[len - 6] = '\0';

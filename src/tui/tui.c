@@ -158,12 +158,22 @@ static void next_theme(struct bt_app *a)
 
 static void draw_header(WINDOW *w, const struct bt_app *a)
 {
-	const char *scr = a->screen == SCR_LIVE ? "Live" : a->screen == SCR_RESULTS ? "Results" : "Workbench";
+	static const char *const names[] = { "Workbench", "Live", "Results", "Sessions", "Replay",
+					     "Compare" };
 	const struct bt_workload *wl = bt_workloads[a->screen == SCR_WORKBENCH ? a->wl_sel : a->run_wl];
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), " benchtop %s  %s  %s: %s", BT_VERSION, scr, wl->name,
-		 wl->title ? wl->title : "");
+	if (a->screen == SCR_SESSIONS)
+		snprintf(buf, sizeof(buf), " benchtop %s  %s  %s", BT_VERSION, names[a->screen], a->ss.dir);
+	else if (a->screen == SCR_REPLAY || a->screen == SCR_COMPARE)
+		snprintf(buf, sizeof(buf), " benchtop %s  %s  %s", BT_VERSION, names[a->screen],
+			 a->screen == SCR_REPLAY ? a->rp.res.workload : a->cv.res[0].workload);
+	else if (a->screen == SCR_RESULTS && a->res != NULL && a->res_path[0])
+		snprintf(buf, sizeof(buf), " benchtop %s  %s  %s (recorded)", BT_VERSION,
+			 names[a->screen], a->res->workload);
+	else
+		snprintf(buf, sizeof(buf), " benchtop %s  %s  %s: %s", BT_VERSION, names[a->screen],
+			 wl->name, wl->title ? wl->title : "");
 	bt_rect_fill(w, (struct bt_rect){ 0, 0, 1, a->cols }, bt_role_attr(ROLE_TITLE) | A_REVERSE);
 	{
 		struct bt_rect r = { 0, 0, 1, a->cols };
@@ -220,12 +230,14 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 {
 	static const struct key_help list[] = {
 		{ "F1/?", "Help", 0 }, { "Tab", "Pane", 0 }, { "Up/Dn", "Workload", 1 },
-		{ "Enter", "Params", 1 }, { "r", "Run", 0 }, { "S", "Save", 1 }, { "L", "Load", 1 },
-		{ "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
+		{ "Enter", "Params", 1 }, { "r", "Run", 0 }, { "o", "Sessions", 0 }, { "S", "Save", 1 },
+		{ "L", "Load", 1 }, { "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
+		{ 0, 0, 0 } };
 	static const struct key_help form[] = {
 		{ "F1/?", "Help", 0 }, { "Tab", "Pane", 0 }, { "Enter", "Edit", 0 },
-		{ "Space", "Toggle", 0 }, { "r", "Run", 0 }, { "S", "Save", 1 }, { "L", "Load", 1 },
-		{ "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
+		{ "Space", "Toggle", 0 }, { "r", "Run", 0 }, { "o", "Sessions", 1 }, { "S", "Save", 1 },
+		{ "L", "Load", 1 }, { "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
+		{ 0, 0, 0 } };
 	static const struct key_help edit[] = {
 		{ "Enter", "Set", 0 }, { "Esc", "Cancel", 0 }, { "Left/Right", "Move", 1 },
 		{ "Bksp", "Delete", 1 }, { "^U", "Clear", 1 }, { 0, 0, 0 } };
@@ -239,8 +251,21 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ 0, 0, 0 } };
 	static const struct key_help results[] = {
 		{ "F1/?", "Help", 0 }, { "Up/Dn", "Cell", 0 }, { "PgUp/Dn", "Scroll", 1 },
-		{ "e", "Export", 0 }, { "r", "Rerun", 0 }, { "Esc", "Back", 0 }, { "t", "Theme", 1 },
-		{ "q", "Quit", 0 }, { 0, 0, 0 } };
+		{ "e", "Export", 0 }, { "r", "Rerun", 0 }, { "o", "Sessions", 0 }, { "Esc", "Back", 0 },
+		{ "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
+	static const struct key_help sessions[] = {
+		{ "Enter", "Replay", 0 }, { "Space", "Mark", 0 }, { "c", "Compare", 0 },
+		{ "R", "Rerun", 0 }, { "f", "Filter", 0 }, { "d", "Delete", 0 }, { "Esc", "Back", 0 },
+		{ "?", "Help", 1 }, { "q", "Quit", 1 }, { 0, 0, 0 } };
+	static const struct key_help confirm[] = {
+		{ "y", "Delete", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
+	static const struct key_help replay[] = {
+		{ "Space", "Pause", 0 }, { "1/2/8", "Speed", 0 }, { "[ ]", "Cell", 0 },
+		{ "Home", "Restart", 0 }, { "v", "End", 1 }, { "Esc", "Back", 0 }, { "?", "Help", 1 },
+		{ "q", "Quit", 1 }, { 0, 0, 0 } };
+	static const struct key_help compare[] = {
+		{ "Up/Dn", "Scroll", 0 }, { "PgUp/Dn", "Page", 1 }, { "Left/Right", "Pan", 1 },
+		{ "Esc", "Back", 0 }, { "?", "Help", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
 	const struct key_help *k;
 	int keep[16], n = 0, x = 0, y = a->rows - 1;
 
@@ -250,6 +275,12 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		k = live;
 	else if (a->screen == SCR_RESULTS)
 		k = results;
+	else if (a->screen == SCR_SESSIONS)
+		k = a->ss.confirm >= 0 ? confirm : sessions;
+	else if (a->screen == SCR_REPLAY)
+		k = replay;
+	else if (a->screen == SCR_COMPARE)
+		k = compare;
 	else if (a->form.chooser)
 		k = chooser;
 	else if (a->form.editing)
@@ -329,10 +360,17 @@ static void render(struct bt_app *a)
 		break;
 	}
 	case SCR_LIVE:
+	case SCR_REPLAY:
 		bt_live_draw(stdscr, a, d, area);
 		break;
 	case SCR_RESULTS:
 		bt_resview_draw(stdscr, a, d, area);
+		break;
+	case SCR_SESSIONS:
+		bt_ss_draw(stdscr, a, d, area);
+		break;
+	case SCR_COMPARE:
+		bt_cv_draw(stdscr, a, d, area);
 		break;
 	}
 	if (d & DIRTY_HEADER)
@@ -368,9 +406,11 @@ static void prompt_key(struct bt_app *a, int ch)
 	a->prompt = 0;
 	a->status[0] = '\0';
 	a->dirty |= DIRTY_FOOTER;
-	if (r == ED_CANCEL || a->prompt_ed.len == 0)
+	if (r == ED_CANCEL || (a->prompt_ed.len == 0 && kind != '/'))
 		return;
-	if (kind == 'S')
+	if (kind == '/')
+		bt_ss_set_filter(a, a->prompt_ed.buf);
+	else if (kind == 'S')
 		bt_wb_save_plan(a, a->prompt_ed.buf);
 	else
 		bt_wb_load_plan(a, a->prompt_ed.buf);
@@ -385,6 +425,10 @@ static void set_screen(struct bt_app *a, enum bt_screen s)
 static void handle_key(struct bt_app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
+		int rows, cols;
+
+		getmaxyx(stdscr, rows, cols);
+		bt_cast_resize(cols, rows);
 		a->dirty = DIRTY_ALL;
 		return;
 	}
@@ -425,14 +469,48 @@ static void handle_key(struct bt_app *a, int ch)
 		return;
 	case SCR_RESULTS:
 		if (ch == 27 || ch == 'w' || ch == KEY_BACKSPACE || ch == 127) {
-			set_screen(a, SCR_WORKBENCH);
+			if (a->res_back == SCR_SESSIONS)
+				bt_ss_open(a);
+			else
+				set_screen(a, SCR_WORKBENCH);
 			return;
 		}
 		if (ch == 'r' || ch == KEY_F(5)) {
 			bt_live_start(a);
 			return;
 		}
+		if (ch == 'o' || ch == KEY_F(2)) {
+			bt_ss_open(a);
+			return;
+		}
 		bt_resview_key(a, ch);
+		return;
+	case SCR_SESSIONS:
+		if (a->ss.confirm < 0 && (ch == 27 || ch == KEY_BACKSPACE || ch == 127)) {
+			set_screen(a, a->ss.back == SCR_RESULTS && a->res != NULL ? SCR_RESULTS :
+				   SCR_WORKBENCH);
+			return;
+		}
+		if (a->ss.confirm < 0 && ch == '/') {
+			start_prompt(a, '/', "Workload filter:", a->ss.filter);
+			return;
+		}
+		bt_ss_key(a, ch);
+		a->dirty |= DIRTY_FOOTER;
+		return;
+	case SCR_REPLAY:
+		if (ch == 27 || ch == 's' || ch == KEY_BACKSPACE || ch == 127) {
+			bt_ss_open(a);
+			return;
+		}
+		bt_replay_key(a, ch);
+		return;
+	case SCR_COMPARE:
+		if (ch == 27 || ch == KEY_BACKSPACE || ch == 127) {
+			bt_ss_open(a);
+			return;
+		}
+		bt_cv_key(a, ch);
 		return;
 	case SCR_WORKBENCH:
 		break;
@@ -447,6 +525,10 @@ static void handle_key(struct bt_app *a, int ch)
 		return;
 	case 'L':
 		start_prompt(a, 'L', "Load plan from:", "./benchtop-plan.json");
+		return;
+	case 'o':
+	case KEY_F(2):
+		bt_ss_open(a);
 		return;
 	case 'v':
 		if (a->res != NULL)
@@ -465,7 +547,8 @@ static void handle_key(struct bt_app *a, int ch)
  * [--theme NAME] [--refresh MS] [WORKLOAD] [key=value ...]: the options and
  * a starting plan. Errors are one line on stderr; returns -1 then.
  */
-static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlname, int *firstkv)
+static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlname, int *firstkv,
+		      const char **cast)
 {
 	*wlname = NULL;
 	*firstkv = argc;
@@ -496,6 +579,16 @@ static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlna
 		} else if (i + 1 < argc) {
 			val = argv[i + 1];
 		}
+		if (nlen == 6 && !strncmp(arg, "--cast", 6)) {
+			if (val == NULL || val[0] == '\0') {
+				fprintf(stderr, "benchtop: --cast needs a file name\n");
+				return -1;
+			}
+			if (eq == NULL)
+				i++;
+			*cast = val;
+			continue;
+		}
 		if ((nlen == 7 && !strncmp(arg, "--theme", 7)) ||
 		    (nlen == 9 && !strncmp(arg, "--refresh", 9))) {
 			if (val == NULL) {
@@ -519,7 +612,7 @@ static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlna
 			}
 			continue;
 		}
-		fprintf(stderr, "benchtop: unknown option %.*s (the workbench takes --theme NAME, --refresh MS, a workload and key=value; see benchtop --help)\n",
+		fprintf(stderr, "benchtop: unknown option %.*s (the workbench takes --theme NAME, --refresh MS, --cast FILE, a workload and key=value; see benchtop --help)\n",
 			(int)nlen, arg);
 		return -1;
 	}
@@ -566,7 +659,7 @@ static void loop(struct bt_app *a)
 		int timeout = -1, ch;
 
 		render(a);
-		if (a->running) {
+		if (a->running || bt_replay_playing(a)) {
 			uint64_t now = bt_now_ns();
 
 			timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
@@ -580,11 +673,14 @@ static void loop(struct bt_app *a)
 			if (a->quit)
 				break;
 		}
-		if (a->running) {
+		if (a->running || bt_replay_playing(a)) {
 			uint64_t now = bt_now_ns();
 
 			if (now >= next) {
-				bt_live_tick(a);
+				if (a->running)
+					bt_live_tick(a);
+				else
+					bt_replay_tick(a);
 				next += (uint64_t)a->refresh_ms * 1000000u;
 				if (next < now)
 					next = now + (uint64_t)a->refresh_ms * 1000000u;
@@ -597,19 +693,26 @@ static void loop(struct bt_app *a)
 	}
 }
 
-int bt_tui_main(int argc, char **argv)
+/*
+ * One TUI session: options, then the workbench (replay == NULL) or the
+ * replay of a recording, which is read before the screen opens so that a
+ * bad file is one line on stderr.
+ */
+static int tui_session(int argc, char **argv, const char *replay)
 {
 	static struct bt_app app;
 	struct bt_app *a = &app;
-	const char *wlname;
+	const char *wlname, *cast = NULL;
 	const char *nc = getenv("NO_COLOR");
+	struct bt_err err = { "" };
 	int firstkv, status = BT_EXIT_OK;
 
 	setlocale(LC_ALL, "");
 	memset(a, 0, sizeof(*a));
 	a->refresh_ms = 250;
+	a->ss.confirm = -1;
 	snprintf(a->theme_name, sizeof(a->theme_name), "default");
-	if (parse_args(a, argc, argv, &wlname, &firstkv) < 0)
+	if (parse_args(a, argc, argv, &wlname, &firstkv, &cast) < 0)
 		return BT_EXIT_USAGE;
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "benchtop: the workbench needs a terminal, and standard %s is not one (headless: benchtop run WORKLOAD ...; see benchtop --help)\n",
@@ -621,11 +724,27 @@ int bt_tui_main(int argc, char **argv)
 		bt_wb_destroy(a);
 		return BT_EXIT_USAGE;
 	}
+	if (replay != NULL && bt_replay_open(a, replay, &err) < 0) {
+		fprintf(stderr, "benchtop: %s\n", err.msg);
+		bt_live_free(a);
+		bt_wb_destroy(a);
+		return BT_EXIT_FAILED;
+	}
+	if (cast != NULL && bt_cast_start(cast, &err) < 0) {
+		fprintf(stderr, "benchtop: %s\n", err.msg);
+		bt_replay_free(a);
+		bt_live_free(a);
+		bt_wb_destroy(a);
+		return BT_EXIT_USAGE;
+	}
 	a->utf8 = g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	g_screen = newterm(NULL, stdout, stdin);
 	if (g_screen == NULL) {
+		bt_cast_stop();
 		fprintf(stderr, "benchtop: cannot use this terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
+		bt_replay_free(a);
+		bt_live_free(a);
 		bt_wb_destroy(a);
 		return BT_EXIT_USAGE;
 	}
@@ -644,9 +763,20 @@ int bt_tui_main(int argc, char **argv)
 	}
 	catch_signals();
 	a->nthemes = bt_theme_list(a->themes, BT_THEMES_MAX);
-	load_theme(a, a->theme_name);
+	{
+		char keep[512];
+		enum bt_role keep_role = a->status_role;
+
+		/* A replay's status line survives the theme's (empty unless the theme failed). */
+		snprintf(keep, sizeof(keep), "%s", a->status);
+		a->status[0] = '\0';
+		load_theme(a, a->theme_name);
+		if (a->status[0] == '\0' && keep[0])
+			bt_app_status(a, keep_role, "%s", keep);
+	}
 	if (a->status[0] == '\0')
-		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, ? helps.", a->topo_desc);
+		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, o sessions, ? helps.",
+			      a->topo_desc);
 	a->dirty = DIRTY_ALL;
 
 	loop(a);
@@ -656,6 +786,7 @@ int bt_tui_main(int argc, char **argv)
 	endwin();
 	delscreen(g_screen);
 	g_screen = NULL;
+	bt_cast_stop();
 	if (a->record_path[0] && a->run != NULL) {
 		const struct bt_results *res = bt_run_results(a->run);
 
@@ -665,6 +796,9 @@ int bt_tui_main(int argc, char **argv)
 	if (g_signalled)
 		status = BT_EXIT_INTERRUPTED;
 	bt_resview_free(a);
+	bt_replay_free(a);
+	bt_cv_free(a);
+	bt_ss_free(a);
 	bt_live_free(a);
 	if (a->run != NULL)
 		bt_run_free(a->run);
@@ -672,10 +806,47 @@ int bt_tui_main(int argc, char **argv)
 	return status;
 }
 
+int bt_tui_main(int argc, char **argv)
+{
+	return tui_session(argc, argv, NULL);
+}
+
+/*
+ * `benchtop replay RECORDING [--theme NAME] [--refresh MS] [--cast FILE]`:
+ * the recording is the one argument that is not an option or its value.
+ */
 int bt_tui_replay(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "benchtop: replay: not yet available (benchtop show RECORDING prints it)\n");
-	return BT_EXIT_USAGE;
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	const char *path = NULL;
+	int n = 0, rc;
+
+	if (args == NULL)
+		return BT_EXIT_FAILED;
+	args[n++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] == '-') {
+			args[n++] = argv[i];
+			if (a[1] == '-' && strchr(a, '=') == NULL && i + 1 < argc)
+				args[n++] = argv[++i];
+			continue;
+		}
+		if (path != NULL || strchr(a, '=') != NULL) {
+			fprintf(stderr, "benchtop: replay: unexpected argument %s (benchtop replay RECORDING [--theme NAME] [--refresh MS] [--cast FILE])\n",
+				a);
+			free(args);
+			return BT_EXIT_USAGE;
+		}
+		path = a;
+	}
+	if (path == NULL) {
+		fprintf(stderr, "benchtop: replay: which recording? (benchtop replay RECORDING; benchtop sessions lists them)\n");
+		free(args);
+		return BT_EXIT_USAGE;
+	}
+	rc = tui_session(n, args, path);
+	free(args);
+	return rc;
 }
