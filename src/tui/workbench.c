@@ -234,7 +234,7 @@ void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		snprintf(buf, sizeof(buf), "unavailable: %s", why);
 		put_wrapped(w, in, &y, ROLE_ERROR, buf);
 	}
-	snprintf(buf, sizeof(buf), "one op = one of %s; latency = %s", wl->unit ? wl->unit : "?",
+	snprintf(buf, sizeof(buf), "counted in %s; latency = %s", wl->unit ? wl->unit : "?",
 		 wl->lat_what ? wl->lat_what : "per op");
 	put_wrapped(w, in, &y, ROLE_DIM, buf);
 	if (pl != NULL && y < in.y + in.h) {
