@@ -26,43 +26,9 @@
 #include "engines/engine.h"
 #include "workloads/registry.h"
 
-#define MAXP 16
+#include "wl_fixture.h"
 
-struct fx {
-	const struct bt_workload *wl;
-	struct bt_value vals[MAXP];
-	const struct bt_value *pv[MAXP];
-	struct bt_job job;
-};
-
-/* Defaults for every parameter, then the "key=value" overrides in kv (NULL-terminated). */
-static void fx_init(struct fx *f, const char *const *kv)
-{
-	struct bt_err err = { "" };
-
-	memset(f, 0, sizeof(*f));
-	f->wl = bt_workload_find("hash");
-	assert_non_null(f->wl);
-	assert_true(f->wl->nparams <= MAXP);
-	for (size_t i = 0; i < f->wl->nparams; i++) {
-		assert_int_equal(bt_param_parse(&f->wl->params[i], f->wl->params[i].def,
-						&f->vals[i], &err), 0);
-		f->pv[i] = &f->vals[i];
-	}
-	for (; kv != NULL && *kv != NULL; kv++) {
-		char key[64];
-		const char *eq = strchr(*kv, '=');
-		const struct bt_param *p;
-
-		assert_non_null(eq);
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - *kv), *kv);
-		p = bt_param_find(f->wl->params, f->wl->nparams, key);
-		assert_non_null(p);
-		if (bt_param_parse(p, eq + 1, &f->vals[p - f->wl->params], &err) != 0)
-			fail_msg("%s: %s", *kv, err.msg);
-	}
-	f->job.params = f->pv;
-}
+#define fx_init(f, kv) fx_init_wl((f), "hash", (kv))
 
 /*
  * check, setup, run (ops= or to the end of the fixed work), verify,

@@ -6,51 +6,15 @@
 set -u
 BT=$(readlink -f "$1")
 T=$(mktemp -d /tmp/bt-tui.XXXXXX)
-SOCK=bt-test-$$-0
-NSOCK=0
-pass=0 failn=0
-
-command -v tmux >/dev/null || { echo "SKIP - tmux is not installed"; exit 77; }
-cleanup() {
-	local i
-	for ((i = 0; i <= NSOCK; i++)); do tmux -L "bt-test-$$-$i" kill-server 2>/dev/null; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { failn=$((failn + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/  /'; }
-
-# The time limits scale for slow builds (sanitizers): BT_TUI_SLOW=3.
-SLOW=${BT_TUI_SLOW:-1}
-case "$BT" in *asan* | *tsan*) SLOW=3 ;; esac
-
-screen() { tmux -L "$SOCK" capture-pane -p -t bt; }
-keys() { tmux -L "$SOCK" send-keys -t bt "$@"; }
-
-# wait_for PATTERN [SECONDS]: poll the pane until an extended regex matches.
-wait_for() {
-	local pat=$1 limit=$(( ${2:-10} * SLOW * 10 )) i
-	for ((i = 0; i < limit; i++)); do
-		screen | grep -Eq -- "$pat" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# check NAME PATTERN [SECONDS]: one test that waits for PATTERN.
-check() {
-	if wait_for "$2" "${3:-10}"; then ok "$1"; else bad "$1" "waited for /$2/; the screen:
-$(screen)"; fi
-}
+PREFIX=bt-test
+# shellcheck source=tests/tmux_lib.sh
+. "$(dirname "$0")/tmux_lib.sh"
 
 # start W H ENV...: a fresh tmux server with benchtop in it; the shell line
 # after it prints the exit status and whether the tty is back in cooked mode.
 start() {
 	local w=$1 h=$2; shift 2
-	# A new server (own socket) per session: no race with the last one's exit.
-	tmux -L "$SOCK" kill-server 2>/dev/null
-	NSOCK=$((NSOCK + 1))
-	SOCK=bt-test-$$-$NSOCK
+	next_server
 	rm -rf "$T/state"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s bt -x "$w" -y "$h" \
 		"env XDG_STATE_HOME=$T/state XDG_CONFIG_HOME=$T/config $* sh -c 'trap : INT; cd $T; \"$BT\" ${OPTS:-}; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"

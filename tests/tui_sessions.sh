@@ -6,40 +6,10 @@
 set -u
 BT=$(readlink -f "$1")
 T=$(mktemp -d /tmp/bt-tuis.XXXXXX)
-SOCK=bt-tuis-$$-0
-NSOCK=0
-pass=0 failn=0
-
-command -v tmux >/dev/null || { echo "SKIP - tmux is not installed"; exit 77; }
+PREFIX=bt-tuis
+# shellcheck source=tests/tmux_lib.sh
+. "$(dirname "$0")/tmux_lib.sh"
 command -v python3 >/dev/null || { echo "SKIP - python3 is not installed"; exit 77; }
-cleanup() {
-	local i
-	for ((i = 0; i <= NSOCK; i++)); do tmux -L "bt-tuis-$$-$i" kill-server 2>/dev/null; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { failn=$((failn + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/  /'; }
-
-SLOW=${BT_TUI_SLOW:-1}
-case "$BT" in *asan* | *tsan*) SLOW=3 ;; esac
-
-screen() { tmux -L "$SOCK" capture-pane -p -t bt; }
-keys() { tmux -L "$SOCK" send-keys -t bt "$@"; }
-
-wait_for() {
-	local pat=$1 limit=$(( ${2:-10} * SLOW * 10 )) i
-	for ((i = 0; i < limit; i++)); do
-		screen | grep -Eq -- "$pat" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-check() {
-	if wait_for "$2" "${3:-10}"; then ok "$1"; else bad "$1" "waited for /$2/; the screen:
-$(screen)"; fi
-}
 # The replay clock in the progress title: "3.2s/6.0s" -> 3.2
 clock() { screen | grep -Eo '[0-9]+\.[0-9]s/[0-9]+\.[0-9]s' | head -1 | cut -d s -f 1; }
 
@@ -47,9 +17,7 @@ clock() { screen | grep -Eo '[0-9]+\.[0-9]s/[0-9]+\.[0-9]s' | head -1 | cut -d s
 # unless W/H say otherwise; the recordings in $T/state are kept between sessions.
 start() {
 	local w=$1 h=$2; shift 2
-	tmux -L "$SOCK" kill-server 2>/dev/null
-	NSOCK=$((NSOCK + 1))
-	SOCK=bt-tuis-$$-$NSOCK
+	next_server
 	tmux -L "$SOCK" -f /dev/null new-session -d -s bt -x "$w" -y "$h" \
 		"env XDG_STATE_HOME=$T/state XDG_CONFIG_HOME=$T/config TERM=xterm LANG=C LC_ALL=C sh -c 'trap : INT; cd $T; \"$BT\" $*; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
 	tmux -L "$SOCK" set-option -g -t bt window-size manual >/dev/null 2>&1

@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "core/clock.h"
+#include "core/csv.h"
 #include "core/hist.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
@@ -834,22 +835,6 @@ static void csv_num(FILE *f, double v)
 		fputs(v > 0 ? "inf" : "-inf", f);
 }
 
-static void csv_str(FILE *f, const char *s, int first)
-{
-	if (!first)
-		fputc(',', f);
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static int write_csv(FILE *f, const struct bt_cmp *c)
 {
@@ -863,9 +848,9 @@ static int write_csv(FILE *f, const struct bt_cmp *c)
 			const struct bt_cmp_stat *st = &row->st[k];
 			char L[2] = { bt_cmp_letter(k), '\0' };
 
-			csv_str(f, row->label, 1);
-			csv_str(f, "A", 0);
-			csv_str(f, L, 0);
+			bt_csv_str(f, row->label, 1);
+			bt_csv_str(f, "A", 0);
+			bt_csv_str(f, L, 0);
 			fprintf(f, ",%d,%d", row->n[0], row->n[k]);
 			csv_num(f, row->median[0]);
 			csv_num(f, row->median[k]);
@@ -880,7 +865,7 @@ static int write_csv(FILE *f, const struct bt_cmp *c)
 			csv_num(f, st->t);
 			csv_num(f, st->dof);
 			csv_num(f, st->p);
-			csv_str(f, verdict_key(st->verdict), 0);
+			bt_csv_str(f, verdict_key(st->verdict), 0);
 			for (int p99 = 0; p99 < 2; p99++) {
 				for (int i = 0; i < 2; i++) {
 					int j = i == 0 ? 0 : k;

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "core/csv.h"
 #include "core/units.h"
 
 int bt_format_parse(const char *s, enum bt_format *out)
@@ -779,45 +780,27 @@ static void cell_fields(const struct bt_results *res, const struct bt_cell *cell
 #undef UINT
 }
 
-/* One CSV field, quoted per RFC 4180 when it holds a comma, quote or line break. */
-static void csv_str(FILE *f, const char *s, int first)
-{
-	if (!first)
-		fputc(',', f);
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int write_csv(FILE *f, const struct bt_results *res)
 {
 	struct field fl[NFIELDS];
 	struct bt_cell dummy = { 0 };
 
-	csv_str(f, "workload", 1);
+	bt_csv_str(f, "workload", 1);
 	for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
-		csv_str(f, res->axes[a], 0);
-	csv_str(f, "state", 0);
+		bt_csv_str(f, res->axes[a], 0);
+	bt_csv_str(f, "state", 0);
 	cell_fields(res, &dummy, fl);
 	for (int k = 0; fl[k].name; k++)
-		csv_str(f, fl[k].name, 0);
+		bt_csv_str(f, fl[k].name, 0);
 	fputc('\n', f);
 
 	for (int c = 0; c < res->ncells; c++) {
 		const struct bt_cell *cell = &res->cells[c];
 
-		csv_str(f, res->workload, 1);
+		bt_csv_str(f, res->workload, 1);
 		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
-			csv_str(f, cell->values[a], 0);
-		csv_str(f, cell_state(cell), 0);
+			bt_csv_str(f, cell->values[a], 0);
+		bt_csv_str(f, cell_state(cell), 0);
 		cell_fields(res, cell, fl);
 		for (int k = 0; fl[k].name; k++) {
 			fputc(',', f);

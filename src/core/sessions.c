@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "core/hist.h"
+#include "core/csv.h"
 #include "core/recording.h"
 
 #define HEADER_MAX (16u << 20)	/* a header with 4096 cells is well under 1 MiB */
@@ -623,29 +624,7 @@ out:
 
 /* ---- exports ------------------------------------------------------------- */
 
-static void csv_str(FILE *f, const char *s, int first)
-{
-	if (!first)
-		fputc(',', f);
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
-static void csv_dbl(FILE *f, double v)
-{
-	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
-}
 
 struct rep_ref {
 	const struct bt_rep *r;
@@ -680,11 +659,11 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 	}
 	qsort(refs, (size_t)res->nreps, sizeof(*refs), by_cell_rep);
 
-	csv_str(f, "cell", 1);
+	bt_csv_str(f, "cell", 1);
 	for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
-		csv_str(f, res->axes[a], 0);
+		bt_csv_str(f, res->axes[a], 0);
 	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-		csv_str(f, cols[k], 0);
+		bt_csv_str(f, cols[k], 0);
 	fputc('\n', f);
 	for (int i = 0; i < res->nreps; i++) {
 		const struct bt_rep *r = refs[i].r;
@@ -693,23 +672,23 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 
 		fprintf(f, "%d", r->cell);
 		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
-			csv_str(f, cell->values[a], 0);
+			bt_csv_str(f, cell->values[a], 0);
 		fprintf(f, ",%d,%d,%d", r->rep, r->warmup ? 1 : 0, r->ok ? 1 : 0);
-		csv_str(f, r->verify, 0);
+		bt_csv_str(f, r->verify, 0);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->ops, r->bytes, r->errors);
-		csv_dbl(f, r->wall_s);
-		csv_dbl(f, r->user_s);
-		csv_dbl(f, r->sys_s);
-		csv_dbl(f, r->vcsw);
-		csv_dbl(f, r->ivcsw);
-		csv_dbl(f, r->ops_s);
-		csv_dbl(f, r->bytes_s);
+		bt_csv_num(f, r->wall_s);
+		bt_csv_num(f, r->user_s);
+		bt_csv_num(f, r->sys_s);
+		bt_csv_num(f, r->vcsw);
+		bt_csv_num(f, r->ivcsw);
+		bt_csv_num(f, r->ops_s);
+		bt_csv_num(f, r->bytes_s);
 		fprintf(f, ",%" PRIu32, r->lat_every);
 		if (h != NULL) {
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 				bt_hist_percentile(h, 50), bt_hist_percentile(h, 90),
 				bt_hist_percentile(h, 99), bt_hist_percentile(h, 99.9), h->max);
-			csv_dbl(f, bt_hist_mean(h));
+			bt_csv_num(f, bt_hist_mean(h));
 			fprintf(f, ",%" PRIu64 "\n", h->total);
 		} else {
 			fputs(",,,,,,,\n", f);
