@@ -541,6 +541,25 @@ static void test_cpu_and_speedup(void **state)
 	bt_results_destroy(&res);
 }
 
+/* A check that says more than "ok" is shown, per cell; plain "ok" everywhere shows nothing. */
+static void test_checks(void **state)
+{
+	struct bt_results res;
+	char *t;
+
+	(void)state;
+	make(&res, 3);
+	t = report(&res, BT_FMT_TEXT);
+	assert_null(strstr(t, "checks"));
+	free(t);
+	snprintf(res.cells[0].verify, sizeof(res.cells[0].verify), "ok (timeouts: 3)");
+	t = report(&res, BT_FMT_TEXT);
+	assert_non_null(strstr(t, "\nchecks (each cell's last rep)\nthreads=1 lock=mutex: ok (timeouts: 3)\n"
+				  "threads=1 lock=spin: ok\n"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_openssl),
 		cmocka_unit_test(test_cpu_and_speedup),
+		cmocka_unit_test(test_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -503,6 +503,36 @@ static void cpu_title(FILE *f, const struct bt_results *res, int md)
 	fprintf(f, "\n%s", md ? "\n" : "");
 }
 
+/*
+ * True when a cell's check said more than "ok": the workload reported what it
+ * verified and ran with (provider, OpenMP team, wait timeouts), worth showing.
+ */
+static int any_checks(const struct bt_results *res)
+{
+	for (int c = 0; c < res->ncells; c++)
+		if (res->cells[c].nreps > 0 && strcmp(res->cells[c].verify, "ok") != 0)
+			return 1;
+	return 0;
+}
+
+/* "checks (each cell's last rep)" lines: the cell and what its check said. */
+static void write_checks(FILE *f, const struct bt_results *res, int md)
+{
+	char name[CELL_MAX];
+
+	if (!any_checks(res))
+		return;
+	fprintf(f, "\nchecks (each cell's last rep)\n%s", md ? "\n" : "");
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_cell *cell = &res->cells[c];
+
+		if (cell->nreps == 0)
+			continue;
+		cell_name(res, cell, name, sizeof(name));
+		fprintf(f, "%s%s: %s\n", md ? "- " : "", name, cell->verify);
+	}
+}
+
 static int any_hist(const struct bt_results *res)
 {
 	for (int c = 0; c < res->ncells; c++)
@@ -637,6 +667,7 @@ static int write_text(FILE *f, const struct bt_results *res)
 		if (rc < 0)
 			goto out;
 	}
+	write_checks(f, res, 0);
 	write_status(f, res);
 out:
 	grid_free(&g);
@@ -706,6 +737,7 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 		if (rc < 0)
 			goto out;
 	}
+	write_checks(f, res, 1);
 	write_status(f, res);
 out:
 	grid_free(&g);

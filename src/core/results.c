@@ -152,6 +152,7 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 		}
 		if (r->lat_every > cell->lat_every)
 			cell->lat_every = r->lat_every;
+		snprintf(cell->verify, sizeof(cell->verify), "%s", r->verify);
 	}
 	if (!have_hist) {
 		bt_hist_free(cell->hist);

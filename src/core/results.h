@@ -71,6 +71,7 @@ struct bt_cell {
 	struct bt_summary par;		/* (user + sys) / wall per rep: effective parallelism */
 	struct bt_hist *hist;	/* owned; counted reps merged; NULL when latency was off */
 	uint32_t lat_every;	/* largest 1-in-N of its reps */
+	char verify[BT_ERR_MAX];	/* what its last counted rep's check said ("ok (timeouts: 3)") */
 };
 
 struct bt_results {
