@@ -460,7 +460,8 @@ static int cell_speedup(const struct bt_results *res, const struct bt_cell *cell
 static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 {
 	static const char *const head[] = { "", "wall", "cpu", "cpu/wall", "speedup" };
-	const int ncols = 5;
+	const char *value;
+	const int ncols = baseline_axis(res, &value) >= 0 ? 5 : 4;	/* speedup needs a baseline */
 
 	if (grid_init(g, 1 + res->ncells, ncols) < 0)
 		return -ENOMEM;
@@ -482,7 +483,7 @@ static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 		gset(g, 1 + i, 1, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
 		gset(g, 1 + i, 2, "%s", fmt_secs(cell->cpu_s.median, b, sizeof(b)));
 		gset(g, 1 + i, 3, "%.2fx", cell->par.median);
-		if (cell_speedup(res, cell, &sp))
+		if (ncols > 4 && cell_speedup(res, cell, &sp))
 			gset(g, 1 + i, 4, "%.2fx", sp);
 	}
 	if (md)
