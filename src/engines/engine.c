@@ -34,6 +34,13 @@ struct engine {
 	pthread_cond_t done_cond;	/* CLOCK_MONOTONIC */
 	int finished;			/* under done_mutex */
 	uint64_t *ops;			/* [n] sampler's scratch */
+	struct wstart *start;		/* [n] what each thread is started with */
+};
+
+/* A worker thread's start argument: its worker and the engine it runs in. */
+struct wstart {
+	struct engine *e;
+	struct bt_worker *w;
 };
 
 int bt_worker_fail(struct bt_worker *w, const char *fmt, ...)
@@ -79,11 +86,11 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
 
 static void *worker_main(void *arg)
 {
-	struct bt_worker *w = arg;
-	struct engine *e = w->local;
+	const struct wstart *ws = arg;
+	struct bt_worker *w = ws->w;
+	struct engine *e = ws->e;
 	int rc;
 
-	w->local = NULL;
 	if (w->cpu_pinned >= 0 && bt_pin_self(w->cpu_pinned) < 0)
 		bt_worker_fail(w, "cannot pin worker %d to CPU %d", w->id, w->cpu_pinned);
 	w->cpu_first = sched_getcpu();
@@ -191,6 +198,7 @@ static void engine_free(struct engine *e)
 	free(e->w);
 	free(e->tid);
 	free(e->ops);
+	free(e->start);
 }
 
 int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, struct bt_err *err)
@@ -203,11 +211,10 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 	uint64_t sample_ns = cfg->sample_ns ? cfg->sample_ns : 100000000u;
 	int started = 0, rc = 0;
 
-	{
-		struct bt_hist *keep = out->hist;
-		memset(out, 0, sizeof(*out));
-		out->hist = keep;
-	}
+	struct bt_hist *keep = out->hist;	/* the caller's; everything else starts zeroed */
+
+	memset(out, 0, sizeof(*out));
+	out->hist = keep;
 	if (e.n < 1)
 		return bt_err_set(err, -EINVAL, "workload asked for %d worker threads", e.n);
 
@@ -215,8 +222,10 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 	e.w = aligned_alloc(64, sizeof(*e.w) * (size_t)e.n);
 	e.tid = calloc((size_t)e.n, sizeof(*e.tid));
 	e.ops = calloc((size_t)e.n, sizeof(*e.ops));
+	e.start = calloc((size_t)e.n, sizeof(*e.start));
 	out->workers = calloc((size_t)e.n, sizeof(*out->workers));
-	if (e.w == NULL || e.tid == NULL || e.ops == NULL || out->workers == NULL) {
+	if (e.w == NULL || e.tid == NULL || e.ops == NULL || e.start == NULL ||
+	    out->workers == NULL) {
 		rc = bt_err_set(err, -ENOMEM, "out of memory for %d workers", e.n);
 		goto out;
 	}
@@ -247,7 +256,7 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 		w->nworkers = e.n;
 		w->job = cfg->job;
 		w->stop = &e.stop;
-		w->local = &e;		/* handed to worker_main, cleared there */
+		e.start[i] = (struct wstart){ .e = &e, .w = w };
 		if (cfg->job->ops)
 			w->quota = cfg->job->ops / (uint64_t)e.n +
 				   ((uint64_t)i < cfg->job->ops % (uint64_t)e.n);
@@ -271,7 +280,7 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 	pthread_cond_init(&e.gate_cond, NULL);
 
 	for (int i = 0; i < e.n; i++) {
-		int prc = pthread_create(&e.tid[i], NULL, worker_main, &e.w[i]);
+		int prc = pthread_create(&e.tid[i], NULL, worker_main, &e.start[i]);
 
 		if (prc != 0) {
 			rc = bt_err_set(err, -prc, "cannot start worker thread %d of %d: %s",
