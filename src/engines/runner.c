@@ -122,8 +122,14 @@ struct bt_run {
 
 	pthread_mutex_t snap_lock;	/* never taken by workers */
 	struct bt_snapshot snap;
-	double rep_time_sum;		/* for the ETA */
+	/*
+	 * For the ETA: the mean rep time of the latest cell. A sweep usually
+	 * grows (more threads, bigger blocks), so the latest cell predicts the
+	 * rest better than the mean over all of them.
+	 */
+	double rep_time_sum;		/* of the reps of cell rep_time_cell */
 	int reps_timed;
+	int rep_time_cell;
 };
 
 static void on_sample(void *arg, const struct bt_sample *s, const uint64_t *ops, int n)
@@ -332,6 +338,11 @@ static void *run_main(void *arg)
 				break;
 			}
 			pthread_mutex_lock(&r->snap_lock);
+			if (r->rep_time_cell != c) {
+				r->rep_time_cell = c;
+				r->rep_time_sum = 0;
+				r->reps_timed = 0;
+			}
 			r->rep_time_sum += (double)(bt_now_ns() - t0) / 1e9;
 			r->reps_timed++;
 			pthread_mutex_unlock(&r->snap_lock);
@@ -468,6 +479,7 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	r->snap.ncells = r->plan.ncells;
 	r->snap.reps_per_cell = (int)(common(&r->plan, C_WARMUP)->i + common(&r->plan, C_REPS)->i);
 	r->snap.eta_s = -1;
+	r->rep_time_cell = -1;
 	r->t_start = bt_now_ns();
 	rc = pthread_create(&r->thread, NULL, run_main, r);
 	if (rc != 0) {
