@@ -138,6 +138,9 @@ if [ "$(screen | python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in 
 else bad "80x24 layout" "$(screen)"; fi
 tmux -L "$SOCK" resize-window -t bt -x 70 -y 20
 check "below 80x24: centred message" "needs at least 80x24 \(now 70x20\)"
+tmux -L "$SOCK" resize-window -t bt -x 20 -y 5
+check "20x5: the message wraps and is whole" "^ *least 80x24 \(now *$" 10
+if screen | grep -q "enlarge the"; then ok "20x5: asks to enlarge"; else bad "20x5: asks to enlarge" "$(screen)"; fi
 tmux -L "$SOCK" resize-window -t bt -x 200 -y 60
 check "resized to 200x60 mid-run" "Ops per thread" 10
 check "still running after resizes" "cell [1-3]/3"

@@ -318,17 +318,30 @@ static void render(struct bt_app *a)
 	a->dirty = 0;
 	getmaxyx(stdscr, a->rows, a->cols);
 	if (a->rows < BT_MIN_ROWS || a->cols < BT_MIN_COLS) {
-		char msg[2][96];
+		char text[160], lines[8][96];
+		int nl = 0;
 
-		snprintf(msg[0], sizeof(msg[0]), "benchtop needs at least %dx%d (now %dx%d):",
+		/* Word-wrapped to the width there is, centred: readable even at 20x5. */
+		snprintf(text, sizeof(text), "benchtop needs at least %dx%d (now %dx%d): enlarge the window",
 			 BT_MIN_COLS, BT_MIN_ROWS, a->cols, a->rows);
-		snprintf(msg[1], sizeof(msg[1]), "enlarge the window");
-		erase();
-		for (int i = 0; i < 2; i++) {
-			int len = (int)strlen(msg[i]);
+		for (char *p = text, *word; nl < 8 && (word = strtok_r(p, " ", &p)) != NULL;) {
+			size_t used = nl > 0 ? strlen(lines[nl - 1]) : 0;
 
-			bt_app_put(stdscr, a->rows / 2 - 1 + i, len < a->cols ? (a->cols - len) / 2 : 0,
-				   a->cols, ROLE_WARN, msg[i]);
+			if (nl > 0 && used + 1 + strlen(word) <= (size_t)a->cols && used + 1 + strlen(word) < 96) {
+				snprintf(lines[nl - 1] + used, sizeof(lines[0]) - used, " %s", word);
+				continue;
+			}
+			snprintf(lines[nl++], sizeof(lines[0]), "%s", word);
+		}
+		erase();
+		for (int i = 0; i < nl; i++) {
+			int len = (int)strlen(lines[i]);
+			int y = (a->rows - nl) / 2 + i;
+
+			if (y < 0 || y >= a->rows)
+				continue;
+			bt_app_put(stdscr, y, len < a->cols ? (a->cols - len) / 2 : 0, a->cols,
+				   ROLE_WARN, lines[i]);
 		}
 		wnoutrefresh(stdscr);
 		doupdate();
