@@ -207,7 +207,7 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 	struct bt_hist *ival = NULL;
 	struct cpu_mark m0, m1, prev;
 	pthread_condattr_t ca;
-	uint64_t t0, next, deadline = 0, prev_ops = 0, prev_bytes = 0, t_last = 0;
+	uint64_t t0, next, deadline = 0, prev_ops = 0, prev_bytes = 0;
 	uint64_t sample_ns = cfg->sample_ns ? cfg->sample_ns : 100000000u;
 	int started = 0, rc = 0;
 
@@ -339,7 +339,6 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 			atomic_store(&e.stop, 1);
 		if (now >= next) {
 			sample(&e, ival, out, &prev, t0, &prev_ops, &prev_bytes);
-			t_last = prev.t;
 			while (next <= now)
 				next += sample_ns;
 		}
@@ -350,12 +349,12 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 	for (int i = 0; i < e.n; i++)
 		pthread_join(e.tid[i], NULL);
 	cpu_mark(&m1);
-	/* The last, partial interval (every rep has at least one sample). */
-	if (t_last == 0 || m1.t > t_last + sample_ns / 100)
-		sample(&e, ival, out, &prev, t0, &prev_ops, &prev_bytes);
-	else if (e.rec != NULL)
-		for (int i = 0; i < e.n; i++)
-			bt_recorder_take(&e.rec[i], out->hist);
+	/*
+	 * The last, partial interval, however short: every rep has at least one
+	 * sample, and the samples account for every op and latency exactly once
+	 * (its dt says how long it was).
+	 */
+	sample(&e, ival, out, &prev, t0, &prev_ops, &prev_bytes);
 
 	{
 		uint64_t t_end = t0;
