@@ -520,22 +520,24 @@ static void test_cpu_and_speedup(void **state)
 	(void)state;
 	make(&res, 3);
 	t = report(&res, BT_FMT_TEXT);
-	assert_non_null(strstr(t, "\ncpu time (user + sys) vs wall, medians: cpu/wall is the effective "
+	assert_non_null(strstr(t, "\ntime per cell (medians); cpu/wall = (user + sys) / wall: effective "
 				  "parallelism; speedup = throughput / that at threads=1\n"));
 	/* walls 1, 2, 3 s; cpu = 0.4 + 0.2 x wall; cpu/wall per rep 0.6, 0.4, 0.33. */
-	line_starting(strstr(t, "\ncpu time"), "threads=2 lock=mutex", row, sizeof(row));
+	line_starting(strstr(t, "\ntime per cell"), "threads=2 lock=mutex", row, sizeof(row));
 	assert_non_null(strstr(row, " 2.00s "));
-	assert_non_null(strstr(row, " 800ms "));
+	assert_non_null(strstr(row, " 600ms "));	/* user */
+	assert_non_null(strstr(row, " 200ms "));	/* sys */
+	assert_non_null(strstr(row, " 220"));		/* csw */
 	assert_non_null(strstr(row, " 0.40x "));
 	assert_non_null(strstr(row, " 3.00x"));		/* 3M / 1M */
-	line_starting(strstr(t, "\ncpu time"), "threads=2 lock=spin", row, sizeof(row));
+	line_starting(strstr(t, "\ntime per cell"), "threads=2 lock=spin", row, sizeof(row));
 	assert_non_null(strstr(row, " 2.00x"));		/* 4M / 2M */
 	free(t);
 	/* A workload's own baseline axis wins over threads. */
 	snprintf(res.baseline, sizeof(res.baseline), "lock=spin");
 	t = report(&res, BT_FMT_TEXT);
 	assert_non_null(strstr(t, "speedup = throughput / that at lock=spin\n"));
-	line_starting(strstr(t, "\ncpu time"), "threads=2 lock=mutex", row, sizeof(row));
+	line_starting(strstr(t, "\ntime per cell"), "threads=2 lock=mutex", row, sizeof(row));
 	assert_non_null(strstr(row, " 0.75x"));		/* 3M / 4M */
 	free(t);
 	bt_results_destroy(&res);
@@ -560,6 +562,47 @@ static void test_checks(void **state)
 	bt_results_destroy(&res);
 }
 
+/* More than two column groups: the table keeps throughput and sd%, the time section the rest. */
+static void test_compact(void **state)
+{
+	static const char *const modes[] = { "serial", "omp-for", "omp-sections" };
+	struct bt_results res;
+	char *t, head[512], row[512];
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 3), 0);
+	snprintf(res.workload, sizeof(res.workload), "cipher");
+	snprintf(res.unit, sizeof(res.unit), "bytes");
+	snprintf(res.status, sizeof(res.status), "complete");
+	snprintf(res.baseline, sizeof(res.baseline), "mode=serial");
+	res.naxes = 2;
+	snprintf(res.axes[0], BT_RES_TEXT, "threads");
+	snprintf(res.axes[1], BT_RES_TEXT, "mode");
+	for (int c = 0; c < 3; c++) {
+		struct bt_cell *cell = &res.cells[c];
+
+		snprintf(cell->values[0], BT_RES_TEXT, "2");
+		snprintf(cell->values[1], BT_RES_TEXT, "%s", modes[c]);
+		snprintf(cell->label, sizeof(cell->label), "threads=2 mode=%s", modes[c]);
+		cell->total_reps = 1;
+		add_rep(&res, c, 0, 0, 1, (c + 1) * 1e8, 1.0, 1, 0);
+		assert_int_equal(bt_results_summarize_cell(&res, c), 0);
+	}
+	t = report(&res, BT_FMT_TEXT);
+	assert_non_null(strstr(t, "sd% = stddev in % of it); wall, user, sys and csw per cell below\n"));
+	line_starting(t, "threads ", head, sizeof(head));
+	assert_null(strstr(head, "wall"));
+	assert_null(strstr(head, "csw"));
+	line_starting(t, "2 ", row, sizeof(row));
+	assert_true(strstr(row, "100M") < strstr(row, "200M"));
+	assert_true(strstr(row, "200M") < strstr(row, "300M"));
+	line_starting(strstr(t, "\ntime per cell"), "threads=2 mode=omp-sections", row, sizeof(row));
+	assert_non_null(strstr(row, " 1.00s "));
+	assert_non_null(strstr(row, " 3.00x"));		/* 300M / 100M */
+	free(t);
+	bt_results_destroy(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_openssl),
 		cmocka_unit_test(test_cpu_and_speedup),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

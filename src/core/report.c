@@ -49,6 +49,7 @@ struct grid {
 	char *s;		/* rows * cols cells of CELL_MAX bytes */
 	int *w;			/* display width of each column */
 	char *right;		/* 1: column is right-aligned */
+	int group;		/* main table: columns per group (for " | "); 0 = none */
 };
 
 static int grid_init(struct grid *g, int rows, int cols)
@@ -166,9 +167,11 @@ static char *fmt_secs(double s, char *buf, size_t n)
 }
 
 #define NCOLS 6		/* throughput, sd%, wall, user, sys, csw */
+#define NCOLS_COMPACT 2	/* throughput, sd%: when there are more than 2 groups */
 
 struct layout {
 	int nrows, ngroups;
+	int ncols;		/* columns per group: NCOLS, or NCOLS_COMPACT for wide sweeps */
 	int *row_cell;		/* first cell with each row's value */
 	int *group_cell;	/* first cell with each group's values */
 	int *slot;		/* [nrows * ngroups]: cell index or -1 */
@@ -237,6 +240,12 @@ out:
 	free(at);
 	if (rc < 0)
 		layout_free(l);
+	/*
+	 * More than two column groups do not fit a terminal with six columns
+	 * each: then the table keeps throughput and sd%, and the per-cell time
+	 * section below it carries wall, user, sys and csw.
+	 */
+	l->ncols = l->ngroups > 2 ? NCOLS_COMPACT : NCOLS;
 	return rc;
 }
 
@@ -290,7 +299,7 @@ static const char *unit_of(const struct bt_results *res)
 }
 
 /* The six strings of one cell in the table; an unfinished cell shows only "-" or "failed". */
-static void fill_cell(struct grid *g, int r, int c0, const struct bt_cell *cell)
+static void fill_cell(struct grid *g, int r, int c0, const struct bt_cell *cell, int ncols)
 {
 	char b[32];
 
@@ -303,6 +312,8 @@ static void fill_cell(struct grid *g, int r, int c0, const struct bt_cell *cell)
 	gset(g, r, c0, "%s", bt_fmt_si(cell->ops_s.median, b, sizeof(b)));
 	if (cell->ops_s.n >= 2 && cell->ops_s.median != 0)
 		gset(g, r, c0 + 1, "%.1f", 100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median));
+	if (ncols < NCOLS)
+		return;
 	gset(g, r, c0 + 2, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
 	gset(g, r, c0 + 3, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
 	gset(g, r, c0 + 4, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
@@ -318,18 +329,19 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 		      struct grid *g)
 {
 	static const char *const names[NCOLS] = { NULL, "sd%", "wall", "user", "sys", "csw" };
-	int ngroups = l->ngroups > 0 ? l->ngroups : 1;
+	int ngroups = l->ngroups > 0 ? l->ngroups : 1, nc = l->ncols;
 
-	if (grid_init(g, 1 + l->nrows, 1 + NCOLS * ngroups) < 0)
+	if (grid_init(g, 1 + l->nrows, 1 + nc * ngroups) < 0)
 		return -ENOMEM;
+	g->group = nc;
 	gset(g, 0, 0, "%s", res->naxes > 0 ? res->axes[0] : "workload");
 	for (int gr = 0; gr < ngroups; gr++) {
 		char label[256] = "";
 
 		if (md && l->ngroups > 0 && res->naxes > 1)
 			axes_label(res, &res->cells[l->group_cell[gr]], 1, label, sizeof(label));
-		for (int k = 0; k < NCOLS; k++) {
-			int c = 1 + gr * NCOLS + k;
+		for (int k = 0; k < nc; k++) {
+			int c = 1 + gr * nc + k;
 
 			g->right[c] = 1;
 			if (k == 0)
@@ -345,7 +357,7 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 		for (int gr = 0; gr < l->ngroups; gr++) {
 			int c = l->slot[r * l->ngroups + gr];
 
-			fill_cell(g, 1 + r, 1 + gr * NCOLS, c >= 0 ? &res->cells[c] : NULL);
+			fill_cell(g, 1 + r, 1 + gr * nc, c >= 0 ? &res->cells[c] : NULL, nc);
 		}
 	}
 	if (md)
@@ -456,13 +468,20 @@ static int cell_speedup(const struct bt_results *res, const struct bt_cell *cell
 	return 0;
 }
 
-/* The CPU lines as a grid: wall, CPU (user + sys), their ratio, the speedup. */
+/*
+ * The time lines as a grid, one row per cell: wall, user, sys, their ratio
+ * (user + sys) / wall, the speedup when there is a baseline, context switches.
+ */
 static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 {
-	static const char *const head[] = { "", "wall", "cpu", "cpu/wall", "speedup" };
 	const char *value;
-	const int ncols = baseline_axis(res, &value) >= 0 ? 5 : 4;	/* speedup needs a baseline */
+	int sp_col = baseline_axis(res, &value) >= 0;	/* speedup needs a baseline */
+	const char *head[7] = { "", "wall", "user", "sys", "cpu/wall" };
+	int ncols = 5;
 
+	if (sp_col)
+		head[ncols++] = "speedup";
+	head[ncols++] = "csw";
 	if (grid_init(g, 1 + res->ncells, ncols) < 0)
 		return -ENOMEM;
 	for (int c = 0; c < ncols; c++) {
@@ -472,19 +491,23 @@ static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
 	for (int i = 0; i < res->ncells; i++) {
 		const struct bt_cell *cell = &res->cells[i];
+		int r = 1 + i;
 		double sp;
 		char b[32];
 
-		cell_name(res, cell, gcell(g, 1 + i, 0), CELL_MAX);
+		cell_name(res, cell, gcell(g, r, 0), CELL_MAX);
 		if (!cell->done) {
-			gset(g, 1 + i, 1, "-");
+			gset(g, r, 1, "-");
 			continue;
 		}
-		gset(g, 1 + i, 1, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
-		gset(g, 1 + i, 2, "%s", fmt_secs(cell->cpu_s.median, b, sizeof(b)));
-		gset(g, 1 + i, 3, "%.2fx", cell->par.median);
-		if (ncols > 4 && cell_speedup(res, cell, &sp))
-			gset(g, 1 + i, 4, "%.2fx", sp);
+		gset(g, r, 1, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
+		gset(g, r, 2, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
+		gset(g, r, 3, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
+		gset(g, r, 4, "%.2fx", cell->par.median);
+		if (sp_col && cell_speedup(res, cell, &sp))
+			gset(g, r, 5, "%.2fx", sp);
+		gset(g, r, ncols - 1, "%s",
+		     bt_fmt_si(cell->vcsw.median + cell->ivcsw.median, b, sizeof(b)));
 	}
 	if (md)
 		grid_md_escape(g);
@@ -492,13 +515,13 @@ static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 	return 0;
 }
 
-/* "cpu time vs wall ...; speedup: ... relative to mode=serial" */
+/* "time per cell (medians): ...; speedup = ... at mode=serial" */
 static void cpu_title(FILE *f, const struct bt_results *res, int md)
 {
 	const char *value = NULL;
 	int ax = baseline_axis(res, &value);
 
-	fprintf(f, "\ncpu time (user + sys) vs wall, medians: cpu/wall is the effective parallelism");
+	fprintf(f, "\ntime per cell (medians); cpu/wall = (user + sys) / wall: effective parallelism");
 	if (ax >= 0)
 		fprintf(f, "; speedup = throughput / that at %s=%s", res->axes[ax], value);
 	fprintf(f, "\n%s", md ? "\n" : "");
@@ -542,14 +565,15 @@ static int any_hist(const struct bt_results *res)
 	return 0;
 }
 
-static void write_title(FILE *f, const struct bt_results *res)
+static void write_title(FILE *f, const struct bt_results *res, const struct layout *l)
 {
 	int reps = max_total_reps(res);
 
-	fprintf(f, "%s - throughput in %s/s (median of %d rep%s, sd%% = stddev in %% of it); "
-		"wall, user, sys times and csw (context switches) are medians\n",
+	fprintf(f, "%s - throughput in %s/s (median of %d rep%s, sd%% = stddev in %% of it); %s\n",
 		res->workload[0] ? res->workload : "results", unit_of(res), reps,
-		reps == 1 ? "" : "s");
+		reps == 1 ? "" : "s",
+		l->ncols == NCOLS ? "wall, user, sys times and csw (context switches) are medians"
+				  : "wall, user, sys and csw per cell below");
 }
 
 static void write_status(FILE *f, const struct bt_results *res)
@@ -566,7 +590,7 @@ static void text_row(FILE *f, const struct grid *g, int r)
 {
 	for (int c = 0; c < g->cols; c++) {
 		if (c > 0)
-			fputs((c - 1) % NCOLS == 0 ? " | " : "  ", f);
+			fputs(g->group > 0 && (c - 1) % g->group == 0 ? " | " : "  ", f);
 		pad(f, gcell(g, r, c), g->w[c], g->right[c], c == g->cols - 1);
 	}
 	fputc('\n', f);
@@ -589,26 +613,26 @@ static int write_text(FILE *f, const struct bt_results *res)
 	if (res->naxes > 1) {
 		for (int gr = 0; gr < l.ngroups; gr++) {
 			char label[256];
-			int span = 2 * (NCOLS - 1);
+			int span = 2 * (l.ncols - 1);
 
 			axes_label(res, &res->cells[l.group_cell[gr]], 1, label, sizeof(label));
-			for (int k = 0; k < NCOLS; k++)
-				span += g.w[1 + gr * NCOLS + k];
+			for (int k = 0; k < l.ncols; k++)
+				span += g.w[1 + gr * l.ncols + k];
 			if (dwidth(label) > span)
-				g.w[(gr + 1) * NCOLS] += dwidth(label) - span;
+				g.w[(gr + 1) * l.ncols] += dwidth(label) - span;
 		}
 	}
 
-	write_title(f, res);
+	write_title(f, res, &l);
 	fputc('\n', f);
 	if (res->naxes > 1) {
 		spaces(f, g.w[0]);
 		for (int gr = 0; gr < l.ngroups; gr++) {
 			char label[256];
-			int span = 2 * (NCOLS - 1);
+			int span = 2 * (l.ncols - 1);
 
-			for (int k = 0; k < NCOLS; k++)
-				span += g.w[1 + gr * NCOLS + k];
+			for (int k = 0; k < l.ncols; k++)
+				span += g.w[1 + gr * l.ncols + k];
 			axes_label(res, &res->cells[l.group_cell[gr]], 1, label, sizeof(label));
 			fputs(" | ", f);
 			pad(f, label, span, 0, gr == l.ngroups - 1);
@@ -618,10 +642,10 @@ static int write_text(FILE *f, const struct bt_results *res)
 	text_row(f, &g, 0);
 	chars(f, '-', g.w[0]);
 	for (int gr = 0; gr < ngroups; gr++) {
-		int span = 2 * (NCOLS - 1);
+		int span = 2 * (l.ncols - 1);
 
-		for (int k = 0; k < NCOLS; k++)
-			span += g.w[1 + gr * NCOLS + k];
+		for (int k = 0; k < l.ncols; k++)
+			span += g.w[1 + gr * l.ncols + k];
 		fputs("-+-", f);
 		chars(f, '-', span);
 	}
@@ -711,7 +735,7 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 	rc = table_grid(res, &l, 1, &g);
 	if (rc < 0)
 		goto out;
-	write_title(f, res);
+	write_title(f, res, &l);
 	fputc('\n', f);
 	md_table(f, &g);
 	{
