@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -209,4 +210,69 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 	}
 	bt_run_free(run);
 	return status;
+}
+
+int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int argc, char **argv,
+		      struct bt_cli_args *a)
+{
+	a->run.fmt = BT_FMT_TEXT;
+	a->kv = calloc((size_t)argc + 1, sizeof(*a->kv));
+	if (a->kv == NULL)
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		size_t nlen = strlen(arg);
+
+		if (arg[0] != '-' || arg[1] != '-') {
+			if (strchr(arg, '=') != NULL) {
+				a->kv[a->nkv++] = argv[i];
+			} else if (a->positional == NULL) {
+				a->positional = arg;
+			} else {
+				bt_cli_error("%s: expected key=value (the %s is already %s)", arg, what,
+					     a->positional);
+				return -1;
+			}
+			continue;
+		}
+		eq = strchr(arg, '=');
+		if (eq != NULL) {
+			val = eq + 1;
+			nlen = (size_t)(eq - arg);
+		}
+		if (nlen == 11 && !strncmp(arg, "--no-record", nlen) && val == NULL) {
+			a->run.no_record = 1;
+			continue;
+		}
+		if (nlen == 7 && !strncmp(arg, "--quiet", nlen) && val == NULL) {
+			a->run.quiet = 1;
+			continue;
+		}
+		if (val == NULL) {
+			if (i + 1 >= argc) {
+				bt_cli_error("%s needs a value", arg);
+				return -1;
+			}
+			val = argv[++i];
+		}
+		if (allow_plan && nlen == 6 && !strncmp(arg, "--plan", 6)) {
+			a->plan = val;
+		} else if (nlen == 11 && !strncmp(arg, "--save-plan", 11)) {
+			a->save_plan = val;
+		} else if (nlen == 8 && !strncmp(arg, "--record", 8)) {
+			a->run.record = val;
+		} else if (nlen == 8 && !strncmp(arg, "--format", 8)) {
+			if (bt_cli_format(val, &a->run.fmt) < 0)
+				return -1;
+		} else {
+			bt_cli_error("%s: unknown option %.*s (allowed: %s--save-plan, --record, --no-record, --format, --quiet)",
+				     cmd, (int)nlen, arg, allow_plan ? "--plan, " : "");
+			return -1;
+		}
+	}
+	if (a->run.record && a->run.no_record) {
+		bt_cli_error("--record and --no-record contradict each other");
+		return -1;
+	}
+	return 0;
 }

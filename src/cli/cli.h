@@ -52,6 +52,25 @@ struct bt_cli_run_opts {
 	enum bt_format fmt;	/* the results table */
 };
 
+/* The command line of run and rerun. */
+struct bt_cli_args {
+	const char *positional;	/* the workload (run) or the recording (rerun); NULL */
+	const char *plan;	/* --plan FILE (run only) */
+	const char *save_plan;	/* --save-plan FILE */
+	struct bt_cli_run_opts run;
+	int nkv;
+	char **kv;		/* the key=value settings, in order; free() it */
+};
+
+/*
+ * Parse cmd's arguments: options anywhere ("--opt VALUE" and "--opt=VALUE"),
+ * key=value settings, and one positional argument (what names it: "workload"
+ * or "recording"). --plan is accepted only with allow_plan. Prints one line
+ * and returns -1 on a usage error.
+ */
+int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int argc, char **argv,
+		      struct bt_cli_args *a);
+
 /*
  * Run a finalized, validated plan as `benchtop run` does: choose the
  * recording path, catch SIGINT/SIGTERM/SIGHUP (the first cancels the run,

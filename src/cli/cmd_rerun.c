@@ -22,77 +22,6 @@
 #include "engines/runner.h"
 #include "workloads/registry.h"
 
-struct rerun_opts {
-	const char *recording;
-	const char *save_plan;
-	struct bt_cli_run_opts run;
-	int nkv;
-	char **kv;
-};
-
-static int parse_args(int argc, char **argv, struct rerun_opts *o)
-{
-	o->kv = calloc((size_t)argc + 1, sizeof(*o->kv));
-	if (o->kv == NULL)
-		return -1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL, *eq;
-		size_t nlen = strlen(a);
-
-		if (a[0] == '-' && a[1] == '-') {
-			eq = strchr(a, '=');
-			if (eq != NULL) {
-				val = eq + 1;
-				nlen = (size_t)(eq - a);
-			}
-			if (nlen == 11 && !strncmp(a, "--no-record", nlen) && val == NULL) {
-				o->run.no_record = 1;
-				continue;
-			}
-			if (nlen == 7 && !strncmp(a, "--quiet", nlen) && val == NULL) {
-				o->run.quiet = 1;
-				continue;
-			}
-			if (val == NULL) {
-				if (i + 1 >= argc) {
-					bt_cli_error("%s needs a value", a);
-					return -1;
-				}
-				val = argv[++i];
-			}
-			if (nlen == 8 && !strncmp(a, "--record", 8)) {
-				o->run.record = val;
-			} else if (nlen == 11 && !strncmp(a, "--save-plan", 11)) {
-				o->save_plan = val;
-			} else if (nlen == 8 && !strncmp(a, "--format", 8)) {
-				if (bt_cli_format(val, &o->run.fmt) < 0)
-					return -1;
-			} else {
-				bt_cli_error("rerun: unknown option %.*s (allowed: --record, --no-record, --save-plan, --format, --quiet)",
-					     (int)nlen, a);
-				return -1;
-			}
-		} else if (o->recording == NULL && strchr(a, '=') == NULL) {
-			o->recording = a;
-		} else if (strchr(a, '=') != NULL) {
-			o->kv[o->nkv++] = argv[i];
-		} else {
-			bt_cli_error("%s: expected key=value (the recording is already %s)", a,
-				     o->recording);
-			return -1;
-		}
-	}
-	if (o->recording == NULL) {
-		bt_cli_error("rerun: which recording? (benchtop rerun RECORDING [key=value ...])");
-		return -1;
-	}
-	if (o->run.record && o->run.no_record) {
-		bt_cli_error("--record and --no-record contradict each other");
-		return -1;
-	}
-	return 0;
-}
-
 /* Print the fields in which this machine differs from the recording's (nothing when none). */
 static void machine_note(const struct bt_results *res)
 {
@@ -122,27 +51,27 @@ static void machine_note(const struct bt_results *res)
  * The recording's plan with the overrides applied, finalized and checked.
  * Returns 0, or the exit status to give (with the message printed).
  */
-static int build_plan(const struct rerun_opts *o, const struct bt_results *res,
+static int build_plan(const struct bt_cli_args *o, const struct bt_results *res,
 		      struct bt_plan *pl, const struct bt_workload **wlp)
 {
 	const struct bt_workload *wl;
 	struct bt_err err = { "" };
 
 	if (res->plan_json == NULL) {
-		bt_cli_error("%s: the recording carries no plan to run", o->recording);
+		bt_cli_error("%s: the recording carries no plan to run", o->positional);
 		return BT_EXIT_FAILED;
 	}
 	wl = bt_workload_find(res->workload);
 	if (wl == NULL) {
 		bt_cli_error("%s: workload %s is not in this benchtop (see benchtop list)",
-			     o->recording, res->workload);
+			     o->positional, res->workload);
 		return BT_EXIT_FAILED;
 	}
 	if (bt_run_plan_init(pl, wl, &err) < 0) {
 		bt_cli_error("%s", err.msg);
 		return BT_EXIT_FAILED;
 	}
-	if (bt_plan_apply_json(pl, res->plan_json, o->recording, &err) < 0) {
+	if (bt_plan_apply_json(pl, res->plan_json, o->positional, &err) < 0) {
 		bt_cli_error("%s (the recorded plan)", err.msg);
 		bt_plan_destroy(pl);
 		return BT_EXIT_FAILED;
@@ -163,21 +92,25 @@ bad:
 
 int bt_cmd_rerun(int argc, char **argv)
 {
-	struct rerun_opts o = { .run = { .fmt = BT_FMT_TEXT } };
+	struct bt_cli_args o = { 0 };
 	const struct bt_workload *wl = NULL;
 	struct bt_results res;
 	struct bt_plan pl;
 	struct bt_err err = { "" };
 	int status = BT_EXIT_USAGE;
 
-	if (parse_args(argc, argv, &o) < 0)
+	if (bt_cli_parse_args("rerun", "recording", 0, argc, argv, &o) < 0)
 		goto out;
-	if (bt_rec_read(o.recording, &res, &err) < 0) {
+	if (o.positional == NULL) {
+		bt_cli_error("rerun: which recording? (benchtop rerun RECORDING [key=value ...])");
+		goto out;
+	}
+	if (bt_rec_read(o.positional, &res, &err) < 0) {
 		bt_cli_error("%s", err.msg);
 		status = BT_EXIT_FAILED;
 		goto out;
 	}
-	bt_cli_note(o.recording, &res);
+	bt_cli_note(o.positional, &res);
 	status = build_plan(&o, &res, &pl, &wl);
 	if (status != 0)
 		goto out_res;
@@ -187,7 +120,7 @@ int bt_cmd_rerun(int argc, char **argv)
 		goto out_plan;
 	}
 	machine_note(&res);
-	fprintf(stderr, "rerun of %s\n", o.recording);
+	fprintf(stderr, "rerun of %s\n", o.positional);
 	status = bt_cli_run_plan(wl, &pl, &o.run);
 out_plan:
 	bt_plan_destroy(&pl);
