@@ -46,6 +46,8 @@ expect_err "lock=bogus" 2 "benchtop: lock=bogus: must be one of mutex, adaptive,
 expect_err "duration=-1" 2 "benchtop: duration=-1: must be a duration like 500ms, 2s (0..24h)" -- run null duration=-1
 expect_err "unknown parameter" 2 "benchtop: bogus: unknown parameter of pipeline (see benchtop list pipeline)" -- run pipeline bogus=1
 expect_err "sweep of reps" 2 "benchtop: reps=1,2: reps takes one value" -- run null reps=1,2
+expect_err "unknown option" 2 "benchtop: run: unknown option --bogus (allowed: --plan, --save-plan, --record, --no-record, --format, --quiet)" -- run null --bogus
+expect_err "bad format" 2 "benchtop: --format=xml: must be one of text, markdown, csv, json, openssl" -- run null --format=xml
 expect_err "no workload" 2 "benchtop: nosuch: no such workload (see benchtop list)" -- run nosuch
 expect_err "fixed work" 2 "benchtop: duration=1s: pipeline does a fixed amount of work set by its own parameters; duration= and ops= do not apply" -- run pipeline duration=1s
 printf '{"benchtop_plan": 1, "workload": "pipeline", "params": {"threads": [1, 2}\n' >"$T/bad.json"

@@ -248,6 +248,22 @@ int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int arg
 			a->run.quiet = 1;
 			continue;
 		}
+		const char **dst = NULL;
+		int is_format = 0;
+
+		if (allow_plan && nlen == 6 && !strncmp(arg, "--plan", 6))
+			dst = &a->plan;
+		else if (nlen == 11 && !strncmp(arg, "--save-plan", 11))
+			dst = &a->save_plan;
+		else if (nlen == 8 && !strncmp(arg, "--record", 8))
+			dst = &a->run.record;
+		else if (nlen == 8 && !strncmp(arg, "--format", 8))
+			is_format = 1;
+		else {
+			bt_cli_error("%s: unknown option %.*s (allowed: %s--save-plan, --record, --no-record, --format, --quiet)",
+				     cmd, (int)nlen, arg, allow_plan ? "--plan, " : "");
+			return -1;
+		}
 		if (val == NULL) {
 			if (i + 1 >= argc) {
 				bt_cli_error("%s needs a value", arg);
@@ -255,20 +271,10 @@ int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int arg
 			}
 			val = argv[++i];
 		}
-		if (allow_plan && nlen == 6 && !strncmp(arg, "--plan", 6)) {
-			a->plan = val;
-		} else if (nlen == 11 && !strncmp(arg, "--save-plan", 11)) {
-			a->save_plan = val;
-		} else if (nlen == 8 && !strncmp(arg, "--record", 8)) {
-			a->run.record = val;
-		} else if (nlen == 8 && !strncmp(arg, "--format", 8)) {
-			if (bt_cli_format(val, &a->run.fmt) < 0)
-				return -1;
-		} else {
-			bt_cli_error("%s: unknown option %.*s (allowed: %s--save-plan, --record, --no-record, --format, --quiet)",
-				     cmd, (int)nlen, arg, allow_plan ? "--plan, " : "");
+		if (dst != NULL)
+			*dst = val;
+		else if (is_format && bt_cli_format(val, &a->run.fmt) < 0)
 			return -1;
-		}
 	}
 	if (a->run.record && a->run.no_record) {
 		bt_cli_error("--record and --no-record contradict each other");
