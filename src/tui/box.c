@@ -216,3 +216,20 @@ struct bt_rect bt_box_draw(WINDOW *win, struct bt_rect r, const char *title, int
 	}
 	return in;
 }
+
+void bt_text_trim_zeros(char *s)
+{
+	char *dot = strchr(s, '.'), *end, *z;
+
+	if (dot == NULL || strchr(s, 'e') != NULL)
+		return;
+	end = dot + 1;
+	while (*end >= '0' && *end <= '9')
+		end++;
+	z = end;
+	while (z > dot + 1 && z[-1] == '0')
+		z--;
+	if (z == dot + 1)
+		z = dot;
+	memmove(z, end, strlen(end) + 1);
+}

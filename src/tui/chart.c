@@ -60,23 +60,12 @@ static double nice_step(double v)
 /* An axis label: SI, 3 significant digits, trailing zeros dropped ("1M", "2.5M", "750K"). */
 static void fmt_axis(double v, char *buf, size_t n)
 {
-	char tmp[32], *dot, *end, *z;
+	char tmp[32];
 
 	if (fabs(v) < 1e-12)
 		v = 0;
 	bt_fmt_si(v, tmp, sizeof(tmp));
-	dot = strchr(tmp, '.');
-	if (dot && strchr(tmp, 'e') == NULL) {
-		end = dot + 1;
-		while (*end >= '0' && *end <= '9')
-			end++;
-		z = end;
-		while (z > dot + 1 && z[-1] == '0')
-			z--;
-		if (z == dot + 1)
-			z = dot;
-		memmove(z, end, strlen(end) + 1);
-	}
+	bt_text_trim_zeros(tmp);
 	snprintf(buf, n, "%s", tmp);
 }
 

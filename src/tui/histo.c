@@ -116,21 +116,10 @@ static int band_of(const uint64_t *edges, int nb, uint64_t v)
 /* A duration with trailing zeros dropped: "1us", "1.6us", "315ns". */
 static void fmt_edge(uint64_t ns, char *buf, size_t n)
 {
-	char tmp[32], *dot, *end, *z;
+	char tmp[32];
 
 	bt_fmt_ns((double)ns, tmp, sizeof(tmp));
-	dot = strchr(tmp, '.');
-	if (dot) {
-		end = dot + 1;
-		while (*end >= '0' && *end <= '9')
-			end++;
-		z = end;
-		while (z > dot + 1 && z[-1] == '0')
-			z--;
-		if (z == dot + 1)
-			z = dot;
-		memmove(z, end, strlen(end) + 1);
-	}
+	bt_text_trim_zeros(tmp);
 	snprintf(buf, n, "%s", tmp);
 }
 

@@ -46,6 +46,13 @@ int bt_text_draw(WINDOW *win, struct bt_rect r, int y, int x, const char *s, att
 /* One character at row y, column x relative to r; nothing when outside r. */
 void bt_cell_draw(WINDOW *win, struct bt_rect r, int y, int x, wchar_t wc, attr_t attr);
 
+/*
+ * Drop trailing zeros after a number's decimal point, in place, keeping any
+ * unit after it: "2.50M" -> "2.5M", "1.00us" -> "1us". Exponent forms
+ * ("1.0e-05") are left alone.
+ */
+void bt_text_trim_zeros(char *s);
+
 /* --- line chart: throughput over time ----------------------------------- */
 
 struct bt_series {
