@@ -64,6 +64,15 @@ void bt_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int bt_cli_format_arg(int argc, char **argv, int *i, enum bt_format *fmt)
+{
+	if (!strcmp(argv[*i], "--format") && *i + 1 < argc)
+		return bt_cli_format(argv[++*i], fmt) < 0 ? -1 : 1;
+	if (!strncmp(argv[*i], "--format=", 9))
+		return bt_cli_format(argv[*i] + 9, fmt) < 0 ? -1 : 1;
+	return 0;
+}
+
 void bt_cli_note(const char *path, const struct bt_results *res)
 {
 	if (res->note[0])

@@ -31,6 +31,13 @@ void bt_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* When reading path ignored something (res->note), say so on stderr in one line. */
 void bt_cli_note(const char *path, const struct bt_results *res);
 
+/*
+ * When argv[*i] is "--format FMT" or "--format=FMT", parse it into *fmt
+ * (advancing *i past a separate value): 1 consumed, 0 not --format, -1 a
+ * bad value (the error is printed).
+ */
+int bt_cli_format_arg(int argc, char **argv, int *i, enum bt_format *fmt);
+
 /* Parse --format's value; prints the error and returns -1 when bad. */
 int bt_cli_format(const char *s, enum bt_format *out);
 

@@ -16,13 +16,13 @@ int bt_cmd_show(int argc, char **argv)
 	struct bt_err err = { "" };
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			if (bt_cli_format(argv[++i], &fmt) < 0)
-				return BT_EXIT_USAGE;
-		} else if (!strncmp(argv[i], "--format=", 9)) {
-			if (bt_cli_format(argv[i] + 9, &fmt) < 0)
-				return BT_EXIT_USAGE;
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+		int f = bt_cli_format_arg(argc, argv, &i, &fmt);
+
+		if (f < 0)
+			return BT_EXIT_USAGE;
+		if (f > 0)
+			continue;
+		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			bt_cli_error("show: unknown option %s (allowed: --format FMT)", argv[i]);
 			return BT_EXIT_USAGE;
 		} else if (path == NULL) {
