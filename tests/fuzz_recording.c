@@ -25,12 +25,12 @@
 
 #include <jansson.h>
 
-#include "core/compare.h"
+#include "report/compare.h"
 #include "core/hist.h"
 #include "core/recording.h"
-#include "core/report.h"
+#include "report/report.h"
 #include "core/results.h"
-#include "core/sessions.h"
+#include "report/sessions.h"
 
 #define FUZZ_NAME "fuzz_recording"
 #define FUZZ_SEED_PREFIX "recording"

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "core/compare.h"
+#include "report/compare.h"
 #include "core/hist.h"
 #include "core/recording.h"
 #include "core/results.h"

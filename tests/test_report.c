@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "core/report.h"
+#include "report/report.h"
 #include "core/results.h"
 
 static const char *const threads_v[] = { "1", "2" };

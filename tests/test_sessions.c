@@ -19,7 +19,7 @@
 #include "core/hist.h"
 #include "core/recording.h"
 #include "core/results.h"
-#include "core/sessions.h"
+#include "report/sessions.h"
 
 static char tmpdir[64];
 

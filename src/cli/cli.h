@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "core/report.h"
+#include "report/report.h"
 #include "core/results.h"
 
 #define BT_EXIT_OK 0

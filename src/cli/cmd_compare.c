@@ -1,6 +1,6 @@
 /*
  * cmd_compare.c - `benchtop compare A B [C ...]`: each recording against
- * the first, cell by cell (core/compare.h): plan and machine differences
+ * the first, cell by cell (report/compare.h): plan and machine differences
  * first, then per cell the ratio of median throughputs with a 95% interval,
  * "within noise" where the interval contains 1, latency p50/p99 changes, and
  * cells found in only some recordings. Exit 1 when a recording cannot be
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/compare.h"
+#include "report/compare.h"
 #include "core/recording.h"
 
 int bt_cmd_compare(int argc, char **argv)

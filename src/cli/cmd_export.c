@@ -2,7 +2,7 @@
  * cmd_export.c - `benchtop export RECORDING --format FMT [--out PATH]`:
  *   markdown, json, text  the results table (as show prints it);
  *   csv                   one row per cell and rep with every measured field
- *                         (core/sessions.h), not the summary table;
+ *                         (report/sessions.h), not the summary table;
  *   hgrm                  one HdrHistogram .hgrm per cell, in microseconds,
  *                         into the directory --out (required), paths printed.
  * Without --out the table goes to stdout. Exit 1 for a bad recording or a
@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "core/recording.h"
-#include "core/sessions.h"
+#include "report/sessions.h"
 
 static void print_path(const char *path, void *arg)
 {

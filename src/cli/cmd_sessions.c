@@ -2,7 +2,7 @@
  * cmd_sessions.c - `benchtop sessions`: the recorded sessions, newest first:
  * time, workload, axes, cells done / total, status, host, file. Files that
  * are not readable recordings are listed as "unreadable: <why>", never
- * fatal. The summaries come from core/sessions.h (cheap: no file is read
+ * fatal. The summaries come from report/sessions.h (cheap: no file is read
  * whole unless it is small).
  */
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "core/recording.h"
-#include "core/sessions.h"
+#include "report/sessions.h"
 
 struct opts {
 	const char *workload;

@@ -21,6 +21,22 @@
 #define BT_RES_AXES 8
 #define BT_RES_TEXT 64
 
+#define BT_RES_METRICS 16	/* = BT_METRICS_MAX (engines/worker.h) */
+
+/*
+ * A typed metric as the results know it: the workload's declaration
+ * (engines/workload.h: struct bt_metric) as text, so that a recording shows
+ * and compares without the schema of the build that wrote it.
+ */
+struct bt_metric_info {
+	char name[32];
+	char unit[16];
+	int kind;		/* enum bt_metric_kind: 0 counter, 1 gauge, 2 ratio, 3 time */
+	int error;		/* 1: an error kind (errors is their sum) */
+	char num[32], den[32];	/* ratio: the two metrics; time: per what; "" */
+	char help[96];
+};
+
 /* One interval of the sampler. */
 struct bt_sample {
 	int cell, rep;
@@ -52,6 +68,7 @@ struct bt_rep {
 	double vcsw, ivcsw;	/* context switches, voluntary and involuntary */
 	double ops_s, bytes_s;
 	uint32_t lat_every;	/* 1 in N ops timed; 0 = latency off */
+	double metric[BT_RES_METRICS];	/* by bt_results.metrics index; ratios derived */
 	struct bt_hist *hist;	/* owned; NULL when latency was off */
 	int nworkers;
 	struct bt_worker_result *workers;	/* owned, [nworkers] */
@@ -69,6 +86,7 @@ struct bt_cell {
 	struct bt_summary ops_s, bytes_s, wall_s, user_s, sys_s, vcsw, ivcsw;
 	struct bt_summary cpu_s;	/* user + sys per rep */
 	struct bt_summary par;		/* (user + sys) / wall per rep: effective parallelism */
+	struct bt_summary metric[BT_RES_METRICS];	/* by bt_results.metrics index */
 	struct bt_hist *hist;	/* owned; counted reps merged; NULL when latency was off */
 	uint32_t lat_every;	/* largest 1-in-N of its reps */
 	char verify[BT_ERR_MAX];	/* what its last counted rep's check said ("ok (timeouts: 3)") */
@@ -86,6 +104,8 @@ struct bt_results {
 	struct bt_sysinfo machine;
 	int naxes;
 	char axes[BT_RES_AXES][BT_RES_TEXT];
+	int nmetrics;
+	struct bt_metric_info metrics[BT_RES_METRICS];	/* the workload's typed metrics */
 	int ncells;
 	struct bt_cell *cells;		/* owned [ncells] */
 	int nreps, reps_cap;

@@ -84,6 +84,37 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
 	w->auto_t0 = now;
 }
 
+/*
+ * Combine the workers' metric slots into one value per metric: counters and
+ * times sum; a gauge as its .agg says; a ratio is derived later from two
+ * others (results), so its slot stays 0.
+ */
+void bt_metrics_combine(const struct bt_metric *m, int nm, const struct bt_worker *w, int n,
+			uint64_t *out)
+{
+	for (int k = 0; k < nm && k < BT_METRICS_MAX; k++) {
+		uint64_t acc = 0;
+
+		if (m[k].kind == BT_MK_RATIO) {
+			out[k] = 0;
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			uint64_t v = atomic_load_explicit(&w[i].c.metric[k], memory_order_relaxed);
+
+			if (m[k].kind != BT_MK_GAUGE || m[k].agg == BT_MA_SUM || m[k].agg == BT_MA_MEAN)
+				acc += v;
+			else if (m[k].agg == BT_MA_MAX)
+				acc = (i == 0 || v > acc) ? v : acc;
+			else
+				acc = (i == 0 || v < acc) ? v : acc;
+		}
+		if (m[k].kind == BT_MK_GAUGE && m[k].agg == BT_MA_MEAN && n > 0)
+			acc /= (uint64_t)n;
+		out[k] = acc;
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	const struct wstart *ws = arg;
@@ -379,6 +410,7 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 			}
 		}
 		out->wall_s = (double)(t_end - t0) / 1e9;
+		bt_metrics_combine(cfg->metrics, cfg->nmetrics, e.w, e.n, out->metric);
 	}
 	out->user_s = tv_s(m1.ru.ru_utime) - tv_s(m0.ru.ru_utime);
 	out->sys_s = tv_s(m1.ru.ru_stime) - tv_s(m0.ru.ru_stime);

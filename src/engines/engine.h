@@ -41,11 +41,14 @@ struct bt_engine_cfg {
 	void (*on_interval_hist)(void *arg, const struct bt_hist *ival);
 	void *arg;
 	_Atomic int *cancel;		/* raised by the face to stop at once; may be NULL */
+	const struct bt_metric *metrics;	/* the workload's typed metrics: how to combine workers */
+	int nmetrics;
 	int cell, rep;			/* copied into samples */
 };
 
 struct bt_engine_out {
 	uint64_t ops, bytes, errors;
+	uint64_t metric[BT_METRICS_MAX];	/* workers combined per metric kind (gauges by .agg) */
 	double wall_s, user_s, sys_s;	/* process CPU over the rep (getrusage) */
 	double vcsw, ivcsw;
 	struct bt_hist *hist;		/* caller-allocated; latencies of the whole rep merged in */
@@ -62,5 +65,9 @@ struct bt_engine_out {
  * set when they could not be started (threads, memory, pinning).
  */
 int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, struct bt_err *err);
+
+/* Combine n workers' metric slots into out[nm] per the metric table (engine.c). */
+void bt_metrics_combine(const struct bt_metric *m, int nm, const struct bt_worker *w, int n,
+			uint64_t *out);
 
 #endif

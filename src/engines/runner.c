@@ -264,6 +264,8 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 		.on_interval_hist = on_interval_hist,
 		.arg = r,
 		.cancel = &r->cancel,
+		.metrics = wl->metrics,
+		.nmetrics = (int)wl->nmetrics,
 		.cell = c,
 		.rep = i,
 	};
@@ -293,6 +295,8 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 		rep->bytes_s = (double)out.bytes / out.wall_s;
 	}
 	rep->lat_every = out.lat_every;
+	for (size_t m = 0; m < wl->nmetrics && m < BT_METRICS_MAX; m++)
+		rep->metric[m] = (double)(out.metric[m] + job.metric[m]);
 	rep->hist = out.hist;
 	out.hist = NULL;
 	rep->nworkers = out.nworkers;
@@ -410,6 +414,20 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 	res->timer_cost_ns = r->clock_cost;
 	res->plan_json = bt_plan_to_json(pl);
 	bt_sysinfo_collect(&res->machine);
+	_Static_assert(BT_RES_METRICS == BT_METRICS_MAX, "results and workers agree on the metric count");
+	res->nmetrics = (int)r->wl->nmetrics;
+	for (int m = 0; m < res->nmetrics; m++) {
+		const struct bt_metric *d = &r->wl->metrics[m];
+		struct bt_metric_info *mi = &res->metrics[m];
+
+		snprintf(mi->name, sizeof(mi->name), "%s", d->name);
+		snprintf(mi->unit, sizeof(mi->unit), "%s", d->unit ? d->unit : "");
+		mi->kind = (int)d->kind;
+		mi->error = d->error;
+		snprintf(mi->num, sizeof(mi->num), "%s", d->num ? d->num : "");
+		snprintf(mi->den, sizeof(mi->den), "%s", d->den ? d->den : "");
+		snprintf(mi->help, sizeof(mi->help), "%s", d->help ? d->help : "");
+	}
 	res->naxes = pl->naxes;
 	for (int a = 0; a < pl->naxes; a++)
 		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", pl->params[pl->axes[a]]->name);

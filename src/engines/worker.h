@@ -19,10 +19,14 @@
 
 struct bt_job;
 
+/* Most typed metrics a workload may declare (workload.h: struct bt_metric). */
+#define BT_METRICS_MAX 16
+
 struct bt_counters {
 	_Alignas(64) _Atomic uint64_t ops;
 	_Atomic uint64_t bytes;
-	_Atomic uint64_t errors;
+	_Atomic uint64_t errors;	/* the sum of the error-kind metrics */
+	_Atomic uint64_t metric[BT_METRICS_MAX];	/* by the workload's metric index */
 };
 
 struct bt_worker {
@@ -81,9 +85,32 @@ static inline void bt_worker_bytes(struct bt_worker *w, uint64_t n)
 	atomic_store_explicit(&w->c.bytes, w->bytes, memory_order_relaxed);
 }
 
-/* Count a non-fatal error (the op failed but the run goes on). */
-static inline void bt_worker_error(struct bt_worker *w)
+/*
+ * Add n to this worker's counter or time metric m (the index in the
+ * workload's metrics table). Only this worker writes its slot, so a relaxed
+ * load and store is enough: no read-modify-write, no lock.
+ */
+static inline void bt_worker_count(struct bt_worker *w, int m, uint64_t n)
 {
+	uint64_t v = atomic_load_explicit(&w->c.metric[m], memory_order_relaxed);
+
+	atomic_store_explicit(&w->c.metric[m], v + n, memory_order_relaxed);
+}
+
+/* Set this worker's gauge metric m to v (the engine aggregates workers as the metric says). */
+static inline void bt_worker_gauge(struct bt_worker *w, int m, uint64_t v)
+{
+	atomic_store_explicit(&w->c.metric[m], v, memory_order_relaxed);
+}
+
+/*
+ * Count a non-fatal error of kind m (a metric declared with .error = 1:
+ * timeout, refused, reset, protocol, io ...): the op failed but the run goes
+ * on. errors is the sum of the error kinds.
+ */
+static inline void bt_worker_error(struct bt_worker *w, int m)
+{
+	bt_worker_count(w, m, 1);
 	w->nerrors++;
 	atomic_store_explicit(&w->c.errors, w->nerrors, memory_order_relaxed);
 }

@@ -13,6 +13,34 @@
 #include "core/param.h"
 #include "engines/worker.h"
 
+/*
+ * A typed metric: a figure of the workload's own beyond ops, bytes and
+ * latency (hits, misses, bytes resident after a cold drop, connect time,
+ * errors by kind). Declared once in the descriptor like the parameters;
+ * workers report it through bt_worker_count / bt_worker_gauge /
+ * bt_worker_error (worker.h), setup and verify through bt_job_metric; it is
+ * recorded per rep, summarized per cell, shown, exported and compared.
+ */
+enum bt_metric_kind {
+	BT_MK_COUNTER,	/* events: the sum over workers; per rep a total */
+	BT_MK_GAUGE,	/* a level (bytes resident): workers combined by .agg */
+	BT_MK_RATIO,	/* .num / .den, two other metrics of the same rep (hit ratio) */
+	BT_MK_TIME,	/* ns summed over workers; per .den event when .den is set */
+};
+
+/* How a gauge combines its workers' values (counters and times always sum). */
+enum bt_metric_agg { BT_MA_SUM, BT_MA_MAX, BT_MA_MIN, BT_MA_MEAN };
+
+struct bt_metric {
+	const char *name;	/* "hits", "resident", "timeout" */
+	const char *unit;	/* "keys", "bytes", "%", "ns" */
+	enum bt_metric_kind kind;
+	enum bt_metric_agg agg;	/* gauges only */
+	int error;		/* 1: an error kind; a rep's errors is the sum of these */
+	const char *num, *den;	/* RATIO: names of two metrics; TIME: den = per what (or NULL) */
+	const char *help;	/* one line */
+};
+
 /* One rep of one cell, as a workload sees it. */
 struct bt_job {
 	const struct bt_value *const *params;	/* [wl->nparams]: this cell's values, table order */
@@ -36,6 +64,12 @@ struct bt_job {
 	 */
 	int team;
 	const int *team_cpus;
+	/*
+	 * Rep-level metric values set by setup or verify (bt_job_metric), added
+	 * to what the workers reported: a figure measured once per rep, such as
+	 * the bytes still resident after a cache drop.
+	 */
+	uint64_t metric[BT_METRICS_MAX];
 };
 
 struct bt_workload {
@@ -46,6 +80,8 @@ struct bt_workload {
 	const char *lat_what;	/* what a recorded latency is: "end-to-end per message" */
 	const struct bt_param *params;
 	size_t nparams;
+	const struct bt_metric *metrics;	/* typed metrics, at most BT_METRICS_MAX; may be NULL */
+	size_t nmetrics;
 	/*
 	 * The stop rule when the plan gives neither duration= nor ops=:
 	 * "duration=1s" or "ops=1000000"; NULL when the work is fixed by the
@@ -76,6 +112,12 @@ struct bt_workload {
 static inline const struct bt_value *bt_job_param(const struct bt_job *job, int i)
 {
 	return job->params[i];
+}
+
+/* Set rep-level metric m (from setup or verify, on the controller thread). */
+static inline void bt_job_metric(struct bt_job *job, int m, uint64_t v)
+{
+	job->metric[m] = v;
 }
 
 #endif

@@ -25,10 +25,10 @@
 
 #include "core/err.h"
 #include "core/hist.h"
-#include "core/compare.h"
+#include "report/compare.h"
 #include "core/plan.h"
 #include "core/results.h"
-#include "core/sessions.h"
+#include "report/sessions.h"
 #include "core/topo.h"
 #include "engines/runner.h"
 #include "tui/theme.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/report.h"
+#include "report/report.h"
 #include "core/units.h"
 #include "tui/app.h"
 #include "workloads/registry.h"

@@ -4,7 +4,7 @@
  * confirmation, open a replay, load a recording's plan into the workbench
  * to run it again, compare the marked ones.
  *
- * The list comes from core/sessions.h. Deleting unlinks only a file of the
+ * The list comes from report/sessions.h. Deleting unlinks only a file of the
  * listing, and only after checking that it is still directly inside the
  * listed directory.
  */

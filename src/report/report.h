@@ -17,8 +17,8 @@
  * wall/user/sys medians, vcsw/ivcsw medians, p50..max in ns, lat_every).
  * JSON: {"workload":..,"unit":..,"status":..,"axes":[..],"cells":[{...same fields...}]}.
  */
-#ifndef BT_CORE_REPORT_H
-#define BT_CORE_REPORT_H
+#ifndef BT_REPORT_REPORT_H
+#define BT_REPORT_REPORT_H
 
 #include <stdio.h>
 

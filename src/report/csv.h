@@ -2,8 +2,8 @@
  * csv.h - RFC 4180 CSV fields, shared by every CSV writer (report, compare,
  * export) so that quoting is one piece of code.
  */
-#ifndef BT_CORE_CSV_H
-#define BT_CORE_CSV_H
+#ifndef BT_REPORT_CSV_H
+#define BT_REPORT_CSV_H
 
 #include <stdio.h>
 

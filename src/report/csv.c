@@ -1,4 +1,4 @@
-#include "core/csv.h"
+#include "report/csv.h"
 
 #include <math.h>
 #include <string.h>

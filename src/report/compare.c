@@ -15,7 +15,7 @@
  * evaluated by the modified Lentz continued fraction (Numerical Recipes
  * 6.4; accurate to ~1e-14 here), and quantiles invert it by bisection.
  */
-#include "core/compare.h"
+#include "report/compare.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,7 +27,7 @@
 #include <jansson.h>
 
 #include "core/clock.h"
-#include "core/csv.h"
+#include "report/csv.h"
 #include "core/hist.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"

@@ -14,8 +14,8 @@
  * Nothing here prints except the exporters, which write to the FILE or
  * directory they are given. The TUI's sessions screen and the CLI share it.
  */
-#ifndef BT_CORE_SESSIONS_H
-#define BT_CORE_SESSIONS_H
+#ifndef BT_REPORT_SESSIONS_H
+#define BT_REPORT_SESSIONS_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * checks only that every line looks like an object. bt_rec_read remains the
  * one full, strict reader: opening a session goes through it.
  */
-#include "core/sessions.h"
+#include "report/sessions.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +24,7 @@
 #include <jansson.h>
 
 #include "core/hist.h"
-#include "core/csv.h"
+#include "report/csv.h"
 #include "core/recording.h"
 
 #define HEADER_MAX (16u << 20)	/* a header with 4096 cells is well under 1 MiB */

@@ -22,13 +22,13 @@
  * are built from struct bt_results and can be drawn by any face. Only
  * bt_cmp_write prints, to the FILE it is given.
  */
-#ifndef BT_CORE_COMPARE_H
-#define BT_CORE_COMPARE_H
+#ifndef BT_REPORT_COMPARE_H
+#define BT_REPORT_COMPARE_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/report.h"
+#include "report/report.h"
 #include "core/results.h"
 
 #define BT_CMP_MAX 8		/* recordings in one comparison: A and up to 7 others */

@@ -7,7 +7,7 @@
  * grid first, then column widths are measured and everything is printed
  * aligned. CSV and JSON are one record per cell with the same field names.
  */
-#include "core/report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "core/csv.h"
+#include "report/csv.h"
 #include "core/units.h"
 
 int bt_format_parse(const char *s, enum bt_format *out)
