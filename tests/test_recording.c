@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -787,6 +788,160 @@ static void test_unknown_ignored(void **state)
 	bt_results_destroy(&res);
 }
 
+/*
+ * A results set with typed metrics: 2 cells of 1 warmup and 2 counted reps.
+ * Cell 1 has no lookups and no connects, so its hit ratio and its connect
+ * time per connect do not exist (0/0).
+ */
+static void make_metric_results(struct bt_results *res)
+{
+	static const struct bt_metric_info mi[] = {
+		{ "hits", "keys", BT_MI_COUNTER, 0, "", "", "lookups that found the key" },
+		{ "lookups", "keys", BT_MI_COUNTER, 0, "", "", "" },
+		{ "hit_ratio", "%", BT_MI_RATIO, 0, "hits", "lookups", "hits per lookup" },
+		{ "connect", "ns", BT_MI_TIME, 0, "", "connects", "time to connect" },
+		{ "connects", "", BT_MI_COUNTER, 0, "", "", "" },
+		{ "resident", "bytes", BT_MI_GAUGE, 0, "", "", "resident after the drop" },
+		{ "timeout", "ops", BT_MI_COUNTER, 1, "", "", "ops that timed out" },
+	};
+
+	assert_int_equal(bt_results_init(res, 2), 0);
+	snprintf(res->workload, sizeof(res->workload), "kv");
+	snprintf(res->unit, sizeof(res->unit), "requests");
+	res->naxes = 1;
+	snprintf(res->axes[0], sizeof(res->axes[0]), "clients");
+	res->nmetrics = (int)(sizeof(mi) / sizeof(mi[0]));
+	memcpy(res->metrics, mi, sizeof(mi));
+	for (int c = 0; c < 2; c++) {
+		snprintf(res->cells[c].values[0], sizeof(res->cells[c].values[0]), "%d", c + 1);
+		snprintf(res->cells[c].label, sizeof(res->cells[c].label), "clients=%d", c + 1);
+		res->cells[c].total_reps = 2;
+		for (int k = 0; k < 3; k++) {
+			struct bt_rep r;
+
+			memset(&r, 0, sizeof(r));
+			r.cell = c;
+			r.rep = k;
+			r.warmup = k == 0;
+			r.ok = 1;
+			snprintf(r.verify, sizeof(r.verify), "ok");
+			r.ops = 100;
+			r.wall_s = 1;
+			r.ops_s = 100;
+			r.errors = (uint64_t)k;
+			r.metric[0] = c == 0 ? 30.0 * k : 0;
+			r.metric[1] = c == 0 ? 40.0 * k : 0;
+			r.metric[3] = c == 0 ? 1000.0 * k : 0;
+			r.metric[4] = c == 0 ? 4 : 0;
+			r.metric[5] = k == 2 ? 4096.25 : 4096;
+			r.metric[6] = k;
+			assert_int_equal(bt_results_add_rep(res, &r), 0);
+		}
+		assert_int_equal(bt_results_summarize_cell(res, c), 0);
+	}
+	snprintf(res->status, sizeof(res->status), "complete");
+}
+
+/* Declarations, per-rep values and per-cell summaries come back exactly. */
+static void test_metrics_round_trip(void **state)
+{
+	struct bt_results res, back;
+	struct bt_err err = { "" };
+	char path[512], *text;
+	size_t len;
+
+	(void)state;
+	make_metric_results(&res);
+	/* Derived on add: a ratio in %, NAN for 0/0; a time per den event. */
+	assert_true(res.reps[1].metric[2] == 75.0);
+	assert_true(isnan(res.reps[4].metric[2]));
+	assert_true(bt_results_metric_rep(&res, &res.reps[2], 3) == 500.0);
+	assert_true(isnan(bt_results_metric_rep(&res, &res.reps[4], 3)));
+	assert_int_equal(res.cells[0].metric[2].n, 2);
+	assert_true(res.cells[0].metric[2].median == 75.0);
+	assert_int_equal(res.cells[1].metric[2].n, 0);
+	assert_int_equal(res.cells[1].metric[3].n, 0);
+	assert_true(res.cells[0].metric[3].median == 375.0);
+	assert_true(res.cells[0].metric[5].max == 4096.25);
+	assert_true(res.cells[1].metric[6].mean == 1.5);
+
+	tmp_path(path, sizeof(path), "metrics.jsonl");
+	write_recording(&res, path, 1);
+	text = slurp(path, &len);
+	assert_non_null(strstr(text, ",\"metrics\":[{\"name\":\"hits\",\"unit\":\"keys\",\"kind\":\"counter\","
+				     "\"error\":false,\"num\":\"\",\"den\":\"\","
+				     "\"help\":\"lookups that found the key\"},"));
+	assert_non_null(strstr(text, "{\"name\":\"hit_ratio\",\"unit\":\"%\",\"kind\":\"ratio\",\"error\":false,"
+				     "\"num\":\"hits\",\"den\":\"lookups\",\"help\":\"hits per lookup\"}"));
+	assert_non_null(strstr(text, "{\"name\":\"timeout\",\"unit\":\"ops\",\"kind\":\"counter\",\"error\":true,"));
+	assert_non_null(strstr(text, "\"metrics\":{\"hits\":60,\"lookups\":80,\"hit_ratio\":75,\"connect\":2000,"
+				     "\"connects\":4,\"resident\":4096.25,\"timeout\":2}}\n"));
+	assert_non_null(strstr(text, "\"metrics\":{\"hits\":0,\"lookups\":0,\"hit_ratio\":null,\"connect\":0,"
+				     "\"connects\":0,\"resident\":4096,\"timeout\":1}}\n"));
+	assert_non_null(strstr(text, "\"metrics\":{\"hits\":{\"n\":2,\"min\":30.0,\"median\":45.0,\"max\":60.0,"));
+
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_string_equal(back.note, "");
+	assert_int_equal(back.nmetrics, res.nmetrics);
+	assert_memory_equal(back.metrics, res.metrics, sizeof(res.metrics[0]) * (size_t)res.nmetrics);
+	assert_int_equal(back.nreps, res.nreps);
+	for (int i = 0; i < res.nreps; i++)
+		for (int m = 0; m < res.nmetrics; m++)
+			assert_true(back.reps[i].metric[m] == res.reps[i].metric[m] ||
+				    (isnan(back.reps[i].metric[m]) && isnan(res.reps[i].metric[m])));
+	for (int c = 0; c < 2; c++)
+		for (int m = 0; m < res.nmetrics; m++)
+			assert_summary_equal(&back.cells[c].metric[m], &res.cells[c].metric[m]);
+	bt_results_destroy(&back);
+	free(text);
+	bt_results_destroy(&res);
+}
+
+/*
+ * A newer writer's metrics: a kind this build does not know is shown as a
+ * plain number, a value no declaration names is ignored, both noted.
+ */
+static void test_metrics_unknown(void **state)
+{
+	struct bt_results res, back;
+	struct bt_err err = { "" };
+	char path[512], *orig, *text, *p;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	make_metric_results(&res);
+	tmp_path(path, sizeof(path), "metrics_new.jsonl");
+	write_recording(&res, path, 1);
+	orig = text = slurp(path, &len);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	p = strstr(text, "\"kind\":\"gauge\"");
+	assert_non_null(p);
+	fwrite(text, 1, (size_t)(p - text), f);
+	fputs("\"kind\":\"histogram\"", f);
+	text = p + strlen("\"kind\":\"gauge\"");
+	p = strstr(text, "\"metrics\":{\"hits\":");
+	assert_non_null(p);
+	fwrite(text, 1, (size_t)(p - text), f);
+	fputs("\"metrics\":{\"queue_depth\":7,\"hits\":", f);
+	fputs(p + strlen("\"metrics\":{\"hits\":"), f);
+	fclose(f);
+
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_string_equal(back.note,
+			    "ignored what this benchtop does not know (written by a newer one?): "
+			    "metrics.resident.kind \"histogram\" (shown as a plain number), "
+			    "rep.metrics.queue_depth");
+	assert_int_equal(back.nmetrics, 7);
+	assert_int_equal(back.metrics[5].kind, BT_MI_GAUGE);
+	assert_true(back.cells[0].metric[5].max == 4096.25);
+	assert_true(back.cells[0].metric[2].median == 75.0);
+	bt_results_destroy(&back);
+	free(orig);
+	bt_results_destroy(&res);
+}
+
 /* After a failed write every later write fails too. */
 static void test_sticky_error(void **state)
 {
@@ -882,6 +1037,8 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_unknown_ignored),
+		cmocka_unit_test(test_metrics_round_trip),
+		cmocka_unit_test(test_metrics_unknown),
 		cmocka_unit_test(test_sticky_error),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_default_path),

@@ -279,6 +279,89 @@ static json_t *machine_json(const struct bt_sysinfo *si, int *bad)
 	return m;
 }
 
+/* ---- typed metrics: declared in the header, values by name ---------- */
+
+static const char *const metric_kinds[BT_MI_NKINDS] = { "counter", "gauge", "ratio", "time" };
+
+/*
+ * The header's "metrics" array; the declarations are kept in w so that rep
+ * and cell lines can name their values.
+ */
+static json_t *metric_decls_json(struct bt_recw *w, const struct bt_results *res, int *bad)
+{
+	json_t *arr = json_array();
+
+	if (arr == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	w->nmetrics = res->nmetrics < BT_RES_METRICS ? res->nmetrics : BT_RES_METRICS;
+	memcpy(w->metrics, res->metrics, sizeof(w->metrics));
+	for (int m = 0; m < w->nmetrics; m++) {
+		const struct bt_metric_info *mi = &res->metrics[m];
+		json_t *o = json_object();
+		int k = mi->kind >= 0 && mi->kind < BT_MI_NKINDS ? mi->kind : BT_MI_GAUGE;
+
+		if (o == NULL) {
+			*bad = 1;
+			break;
+		}
+		put(o, "name", jstr(mi->name), bad);
+		put(o, "unit", jstr(mi->unit), bad);
+		put(o, "kind", json_string(metric_kinds[k]), bad);
+		put(o, "error", json_boolean(mi->error), bad);
+		put(o, "num", jstr(mi->num), bad);
+		put(o, "den", jstr(mi->den), bad);
+		put(o, "help", jstr(mi->help), bad);
+		if (json_array_append_new(arr, o) != 0)
+			*bad = 1;
+	}
+	return arr;
+}
+
+/* A metric value: an integer when it is one (counters), null when it does not exist. */
+static json_t *jmetric(double v)
+{
+	if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return jreal(v);
+}
+
+/* A rep's "metrics" object: each declared metric by name; ratios derived from their num and den. */
+static json_t *metric_values_json(const struct bt_recw *w, const struct bt_rep *r, int *bad)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	for (int m = 0; m < w->nmetrics; m++) {
+		double v = w->metrics[m].kind == BT_MI_RATIO
+				   ? bt_metric_value(w->metrics, w->nmetrics, r->metric, m)
+				   : r->metric[m];
+
+		put(o, w->metrics[m].name, jmetric(v), bad);
+	}
+	return o;
+}
+
+static json_t *summary_json(const struct bt_summary *s, int *bad);
+
+/* A cell's "metrics" object: each declared metric's summary by name. */
+static json_t *metric_summaries_json(const struct bt_recw *w, const struct bt_cell *c, int *bad)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	for (int m = 0; m < w->nmetrics; m++)
+		put(o, w->metrics[m].name, summary_json(&c->metric[m], bad), bad);
+	return o;
+}
+
 int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 {
 	json_t *o = json_object(), *axes, *cells, *plan;
@@ -316,6 +399,8 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 		if (json_array_append_new(axes, jstr(res->axes[a])) != 0)
 			bad = 1;
 	put(o, "axes", axes, &bad);
+	if (res->nmetrics > 0)
+		put(o, "metrics", metric_decls_json(w, res, &bad), &bad);
 
 	cells = json_array();
 	for (int c = 0; cells != NULL && c < res->ncells; c++) {
@@ -462,6 +547,8 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 			bad = 1;
 	}
 	put(o, "workers", workers, &bad);
+	if (w->nmetrics > 0)
+		put(o, "metrics", metric_values_json(w, r, &bad), &bad);
 	return emit(w, o, bad);
 }
 
@@ -524,6 +611,8 @@ int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
 	put(o, "vcsw", summary_json(&c->vcsw, &bad), &bad);
 	put(o, "ivcsw", summary_json(&c->ivcsw, &bad), &bad);
 	put(o, "lat", lat_json(c->hist, &bad), &bad);
+	if (w->nmetrics > 0)
+		put(o, "metrics", metric_summaries_json(w, c, &bad), &bad);
 	return emit(w, o, bad);
 }
 
@@ -559,14 +648,14 @@ struct rd {
 /* Known top-level fields of each line type; a newer minor version may add more. */
 static const char *const known_fields[][24] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
-	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "cells", NULL },
+	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "cells", "metrics", NULL },
 	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
 	  "user_s", "sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "hist", "workers",
-	  NULL },
+	  "metrics", NULL },
 	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
-	  "sys_s", "vcsw", "ivcsw", "lat", NULL },
+	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", NULL },
 	{ "end", "type", "status", "error", "time", NULL },
 };
 
@@ -773,6 +862,91 @@ static int header_cells(struct rd *rd, json_t *hdr, json_t **cells)
 }
 
 /*
+ * The header's metric declarations. What this build cannot use is kept out
+ * with a note, never an error: a kind it does not know is read as a gauge
+ * (the values shown as they are), a declaration beyond BT_RES_METRICS or a
+ * second one of a name is dropped (its values are then noted by read_rep).
+ */
+static int read_metric_decls(struct rd *rd, json_t *hdr, struct bt_results *res)
+{
+	json_t *arr;
+	int ret = get_array(rd, hdr, "metrics", &arr);
+
+	if (ret < 0 || arr == NULL)
+		return ret;
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i);
+		struct bt_metric_info mi;
+		char ctx[32], kind[32] = "counter", what[96];
+
+		memset(&mi, 0, sizeof(mi));
+		snprintf(ctx, sizeof(ctx), "metrics[%zu].", i);
+		if (!json_is_object(o))
+			return rd_fail(rd, -EINVAL, "field \"metrics[%zu]\": expected an object", i);
+		if ((ret = get_str(rd, o, ctx, "name", mi.name, sizeof(mi.name))) < 0 ||
+		    (ret = get_str(rd, o, ctx, "unit", mi.unit, sizeof(mi.unit))) < 0 ||
+		    (ret = get_str(rd, o, ctx, "kind", kind, sizeof(kind))) < 0 ||
+		    (ret = get_bool(rd, o, ctx, "error", &mi.error)) < 0 ||
+		    (ret = get_str(rd, o, ctx, "num", mi.num, sizeof(mi.num))) < 0 ||
+		    (ret = get_str(rd, o, ctx, "den", mi.den, sizeof(mi.den))) < 0 ||
+		    (ret = get_str(rd, o, ctx, "help", mi.help, sizeof(mi.help))) < 0)
+			return ret;
+		if (mi.name[0] == '\0')
+			return rd_fail(rd, -EINVAL, "field \"%sname\": missing or empty", ctx);
+		if (res->nmetrics >= BT_RES_METRICS || bt_results_metric_find(res, mi.name) >= 0) {
+			note_unknown(rd, "metrics", mi.name);
+			continue;
+		}
+		mi.kind = -1;
+		for (int k = 0; k < BT_MI_NKINDS; k++)
+			if (strcmp(kind, metric_kinds[k]) == 0)
+				mi.kind = k;
+		if (mi.kind < 0) {
+			snprintf(what, sizeof(what), "%s.kind \"%s\" (shown as a plain number)", mi.name,
+				 kind);
+			note_unknown(rd, "metrics", what);
+			mi.kind = BT_MI_GAUGE;
+		}
+		res->metrics[res->nmetrics++] = mi;
+	}
+	return 0;
+}
+
+/*
+ * A rep's metric values by name. A name the header did not declare (or this
+ * build dropped) is noted and ignored; a ratio's value is derived again by
+ * bt_results_add_rep, so what the writer derived is not trusted.
+ */
+static int read_metric_values(struct rd *rd, json_t *o, const struct bt_results *res,
+			      struct bt_rep *r)
+{
+	json_t *mo = json_object_get(o, "metrics"), *v;
+	const char *key;
+
+	if (mo == NULL || json_is_null(mo))
+		return 0;
+	if (!json_is_object(mo))
+		return rd_fail(rd, -EINVAL, "field \"metrics\": expected an object");
+	json_object_foreach(mo, key, v) {
+		int m = bt_results_metric_find(res, key);
+
+		if (m < 0) {
+			note_unknown(rd, "rep.metrics", key);
+			continue;
+		}
+		if (json_is_null(v)) {
+			r->metric[m] = NAN;
+			continue;
+		}
+		if (!json_is_number(v))
+			return rd_fail(rd, -EINVAL, "field \"metrics.%s\": expected a number or null",
+				       key);
+		r->metric[m] = json_number_value(v);
+	}
+	return 0;
+}
+
+/*
  * Parse line 1 into a freshly initialized res. Everything after the version
  * check assumes this writer's layout but tolerates missing fields.
  */
@@ -833,6 +1007,8 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 			return rd_fail(rd, -EINVAL, "field \"axes[%d]\": expected a string", a);
 		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", json_string_value(s));
 	}
+	if ((ret = read_metric_decls(rd, hdr, res)) < 0)
+		return ret;
 
 	for (int c = 0; c < res->ncells; c++) {
 		json_t *co = json_array_get(cells, (size_t)c), *vals;
@@ -1040,7 +1216,8 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	    (ret = get_dbl(rd, o, "", "bytes_s", &r.bytes_s)) < 0 ||
 	    (ret = get_int(rd, o, "", "lat_every", 0, 0, UINT32_MAX, &lat_every)) < 0 ||
 	    (ret = read_hist(rd, json_object_get(o, "hist"), &r.hist)) < 0 ||
-	    (ret = read_workers(rd, o, &r)) < 0)
+	    (ret = read_workers(rd, o, &r)) < 0 ||
+	    (ret = read_metric_values(rd, o, res, &r)) < 0)
 		goto fail;
 	r.lat_every = (uint32_t)lat_every;
 	ret = bt_results_add_rep(res, &r);

@@ -6,6 +6,8 @@
  *          "unit":"items","lat_what":"...","timer_cost_ns":18.5,
  *          "machine":{...bt_sysinfo fields...},"plan":{...bt_plan_to_json...},
  *          "axes":["threads","notify"],
+ *          "metrics":[{"name":"timeouts","unit":"waits","kind":"counter","error":false,
+ *                      "num":"","den":"","help":"..."},...],   (absent when none)
  *          "cells":[{"index":0,"label":"threads=1 notify=signal","values":["1","signal"],"reps":5},...]}
  * then, as they happen:
  *         {"type":"sample","cell":0,"rep":1,"t":0.1,"dt":0.1,"ops_s":...,"bytes_s":...,"ops":...,
@@ -15,17 +17,23 @@
  *          "ops":...,"bytes":...,"errors":...,"wall_s":...,"user_s":...,"sys_s":...,
  *          "vcsw":...,"ivcsw":...,"ops_s":...,"bytes_s":...,"lat_every":1,
  *          "hist":{"min":..,"max":..,"sum":..,"b":[[index,count],...]} or null,
- *          "workers":[{"ops":..,"cpu_first":0,"cpu_last":1,"pinned":-1},...]}
+ *          "workers":[{"ops":..,"cpu_first":0,"cpu_last":1,"pinned":-1},...],
+ *          "metrics":{"timeouts":3,"hit_ratio":0.5,...}}   (by name; a ratio derived, null for 0/0)
  *         {"type":"cell","cell":0,"label":"...","nreps":5,"failed":false,
  *          "ops_s":{"n":5,"min":..,"median":..,"max":..,"mean":..,"stddev":..,"ci95":..},
  *          "bytes_s":{...},"wall_s":{...},"user_s":{...},"sys_s":{...},"vcsw":{...},"ivcsw":{...},
- *          "lat":{"p50":..,"p90":..,"p99":..,"p999":..,"max":..,"mean":..,"count":..} or null}
+ *          "lat":{"p50":..,"p90":..,"p99":..,"p999":..,"max":..,"mean":..,"count":..} or null,
+ *          "metrics":{"timeouts":{"n":5,"min":..,...same as ops_s...},...}}
  * last:   {"type":"end","status":"complete|interrupted|failed","error":"...","time":"..."}
  *
  * Each line is written whole and flushed, so a crash or kill leaves a readable
  * prefix. The reader accepts a torn last line (and a missing end line) and
  * reports the session as interrupted; it ignores unknown fields and unknown
  * line types (a newer minor version) and rejects a newer major version.
+ * Metrics are optional (a recording from before them has none); a metric
+ * kind this build does not know is read as a gauge (its values shown as
+ * they are) and a value named by no declaration is ignored, both with the
+ * one-line note (res->note).
  */
 #ifndef BT_CORE_RECORDING_H
 #define BT_CORE_RECORDING_H
@@ -42,6 +50,8 @@ struct bt_recw {
 	FILE *f;
 	char path[4096];
 	int error;	/* sticky: the first write error (-errno), 0 while all is well */
+	int nmetrics;	/* the header's metric declarations: rep and cell lines name their values */
+	struct bt_metric_info metrics[BT_RES_METRICS];
 };
 
 /* The default directory: $XDG_STATE_HOME/benchtop/sessions, else ~/.local/state/benchtop/sessions. */

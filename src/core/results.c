@@ -6,8 +6,12 @@
 #include "core/results.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/units.h"
 
 int bt_results_init(struct bt_results *res, int ncells)
 {
@@ -66,6 +70,9 @@ int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 {
 	int rc = 0;
 
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++)
+		if (res->metrics[m].kind == BT_MI_RATIO)
+			r->metric[m] = bt_metric_value(res->metrics, res->nmetrics, r->metric, m);
 	if (r->cell < 0 || r->cell >= res->ncells)
 		rc = -EINVAL;
 	else
@@ -92,12 +99,114 @@ int bt_results_add_sample(struct bt_results *res, const struct bt_sample *s)
 	return 0;
 }
 
+static int find_in(const struct bt_metric_info *mi, int nm, const char *name)
+{
+	for (int m = 0; name != NULL && name[0] && m < nm && m < BT_RES_METRICS; m++)
+		if (strcmp(mi[m].name, name) == 0)
+			return m;
+	return -1;
+}
+
+int bt_results_metric_find(const struct bt_results *res, const char *name)
+{
+	return find_in(res->metrics, res->nmetrics, name);
+}
+
+/*
+ * A ratio is computed from its num and den every time, never read back from
+ * its own slot: a recording holds the derived value too, but a reader that
+ * trusted it would show what an older or newer writer thought. 0/0 and x/0
+ * have no value (NAN): a cell with no lookups has no hit ratio, not 0%.
+ */
+double bt_metric_value(const struct bt_metric_info *mis, int nm, const double *metric, int m)
+{
+	const struct bt_metric_info *mi;
+	int num, den;
+	double v;
+
+	if (m < 0 || m >= nm || m >= BT_RES_METRICS)
+		return NAN;
+	mi = &mis[m];
+	den = find_in(mis, nm, mi->den);
+	if (mi->kind == BT_MI_RATIO) {
+		num = find_in(mis, nm, mi->num);
+		if (num < 0 || den < 0 || num == m || den == m || metric[den] == 0)
+			return NAN;
+		v = metric[num] / metric[den];
+		return strcmp(mi->unit, "%") == 0 ? 100.0 * v : v;
+	}
+	if (mi->kind == BT_MI_TIME && mi->den[0]) {
+		if (den < 0 || den == m || metric[den] == 0)
+			return NAN;
+		return metric[m] / metric[den];
+	}
+	return metric[m];
+}
+
+double bt_results_metric_rep(const struct bt_results *res, const struct bt_rep *r, int m)
+{
+	return bt_metric_value(res->metrics, res->nmetrics, r->metric, m);
+}
+
+char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf, size_t n)
+{
+	char b[32];
+
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (mi->kind == BT_MI_TIME)
+		bt_fmt_ns(v, buf, n);
+	else if (strcmp(mi->unit, "%") == 0)
+		snprintf(buf, n, "%.1f%%", v);
+	else if (strcmp(mi->unit, "bytes") == 0 || strcmp(mi->unit, "B") == 0)
+		bt_fmt_bytes(v, buf, n);
+	else if (v == floor(v) && fabs(v) < 1e4)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%s", bt_fmt_si(v, b, sizeof(b)));
+	return buf;
+}
+
 enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_N };
+
+/*
+ * Cell c's metric summaries over its counted reps, each over the reps that
+ * have a value (a ratio with den 0 has none). *buf is scratch for the caller
+ * to free.
+ */
+static int summarize_metrics(struct bt_results *res, int c, double **buf)
+{
+	struct bt_cell *cell = &res->cells[c];
+
+	memset(cell->metric, 0, sizeof(cell->metric));
+	if (res->nmetrics <= 0)
+		return 0;
+	*buf = malloc(((size_t)res->nreps + 1) * sizeof(double));
+	if (*buf == NULL)
+		return -ENOMEM;
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		int n = 0;
+
+		for (int i = 0; i < res->nreps; i++) {
+			const struct bt_rep *r = &res->reps[i];
+			double x;
+
+			if (r->cell != c || r->warmup || !r->ok)
+				continue;
+			x = bt_results_metric_rep(res, r, m);
+			if (isfinite(x))
+				(*buf)[n++] = x;
+		}
+		bt_stats_summarize(*buf, n, &cell->metric[m]);
+	}
+	return 0;
+}
 
 int bt_results_summarize_cell(struct bt_results *res, int c)
 {
 	struct bt_cell *cell;
 	double *v[F_N] = { NULL };
+	double *mv = NULL;
 	int n = 0, rc = 0, have_hist = 0;
 
 	if (c < 0 || c >= res->ncells)
@@ -110,6 +219,9 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 			goto out;
 		}
 	}
+	rc = summarize_metrics(res, c, &mv);
+	if (rc < 0)
+		goto out;
 	if (cell->hist == NULL) {
 		for (int i = 0; i < res->nreps && !have_hist; i++) {
 			const struct bt_rep *r = &res->reps[i];
@@ -172,6 +284,7 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 out:
 	for (int f = 0; f < F_N; f++)
 		free(v[f]);
+	free(mv);
 	return rc;
 }
 

@@ -23,6 +23,9 @@
 
 #define BT_RES_METRICS 16	/* = BT_METRICS_MAX (engines/worker.h) */
 
+/* struct bt_metric_info.kind: the values of engines/workload.h enum bt_metric_kind. */
+enum { BT_MI_COUNTER, BT_MI_GAUGE, BT_MI_RATIO, BT_MI_TIME, BT_MI_NKINDS };
+
 /*
  * A typed metric as the results know it: the workload's declaration
  * (engines/workload.h: struct bt_metric) as text, so that a recording shows
@@ -68,7 +71,9 @@ struct bt_rep {
 	double vcsw, ivcsw;	/* context switches, voluntary and involuntary */
 	double ops_s, bytes_s;
 	uint32_t lat_every;	/* 1 in N ops timed; 0 = latency off */
-	double metric[BT_RES_METRICS];	/* by bt_results.metrics index; ratios derived */
+	double metric[BT_RES_METRICS];	/* by bt_results.metrics index, as recorded: counters,
+					 * gauges and times raw (times in ns, total), ratios derived
+					 * by bt_results_add_rep (NAN for 0/0) */
 	struct bt_hist *hist;	/* owned; NULL when latency was off */
 	int nworkers;
 	struct bt_worker_result *workers;	/* owned, [nworkers] */
@@ -86,7 +91,9 @@ struct bt_cell {
 	struct bt_summary ops_s, bytes_s, wall_s, user_s, sys_s, vcsw, ivcsw;
 	struct bt_summary cpu_s;	/* user + sys per rep */
 	struct bt_summary par;		/* (user + sys) / wall per rep: effective parallelism */
-	struct bt_summary metric[BT_RES_METRICS];	/* by bt_results.metrics index */
+	struct bt_summary metric[BT_RES_METRICS];	/* by bt_results.metrics index: of
+					 * bt_results_metric_rep over the counted reps that have a
+					 * value (n = 0: none has) */
 	struct bt_hist *hist;	/* owned; counted reps merged; NULL when latency was off */
 	uint32_t lat_every;	/* largest 1-in-N of its reps */
 	char verify[BT_ERR_MAX];	/* what its last counted rep's check said ("ok (timeouts: 3)") */
@@ -123,7 +130,8 @@ int bt_results_init(struct bt_results *res, int ncells);
 void bt_results_destroy(struct bt_results *res);
 
 /*
- * Append a copy of *r; ownership of r->hist and r->workers moves to res,
+ * Append a copy of *r, deriving its ratio metrics from their num and den
+ * (res->metrics must be set first); ownership of r->hist and r->workers moves to res,
  * also on failure (-EINVAL for a cell out of range, -ENOMEM: then they are
  * freed), and both are set to NULL in *r.
  */
@@ -139,5 +147,26 @@ int bt_results_summarize_cell(struct bt_results *res, int c);
 
 /* Number of cells with done set. */
 int bt_results_cells_done(const struct bt_results *res);
+
+/* Index of the metric called name in res->metrics, or -1. */
+int bt_results_metric_find(const struct bt_results *res, const char *name);
+
+/*
+ * Rep r's value of metric m as it is shown and summarized: a counter or a
+ * gauge as recorded; a ratio num / den of the same rep (times 100 when its
+ * unit is "%"); a time in ns, divided by its den metric when it has one (mean
+ * ns per event). NAN when it does not exist: a ratio or a per-event time
+ * whose den is 0 (0/0 is no ratio), or a num/den name the results lack.
+ */
+double bt_results_metric_rep(const struct bt_results *res, const struct bt_rep *r, int m);
+
+/* The same over a metric table mis[nm] and one rep's raw values metric[nm] (the recorder). */
+double bt_metric_value(const struct bt_metric_info *mis, int nm, const double *metric, int m);
+
+/*
+ * Metric m's value as text with its unit: "3", "1.20k keys", "45.0%",
+ * "850ns"; "-" for NAN. Times use bt_fmt_ns, bytes bt_fmt_bytes.
+ */
+char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf, size_t n);
 
 #endif
