@@ -31,6 +31,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -43,7 +44,6 @@
 
 #include <openssl/evp.h>
 
-#include "core/units.h"
 #include "engines/pin.h"
 #include "engines/workload.h"
 #include "workloads/gost89.h"
@@ -556,19 +556,34 @@ static double serial_wall(const struct cipher_state *s)
 	return best;
 }
 
+/* Typed metrics: how the pass ran (the verify line only says whether it encrypted right). */
+enum { CM_TEAM, CM_CPUS, CM_CLOCK, CM_SECTIONS, CM_SPEEDUP, CM_COUNT };
+
+static const struct bt_metric metrics[CM_COUNT] = {
+	[CM_TEAM] = { .name = "team", .unit = "threads", .kind = BT_MK_GAUGE,
+		      .help = "OpenMP team that ran the pass (1: serial)" },
+	[CM_CPUS] = { .name = "cpus", .unit = "cpus", .kind = BT_MK_GAUGE,
+		      .help = "distinct CPUs the team threads started on" },
+	[CM_CLOCK] = { .name = "clock", .unit = "ns", .kind = BT_MK_TIME,
+		       .help = "CPU time clock() saw over the pass (the clock() pitfall: not wall time)" },
+	[CM_SECTIONS] = { .name = "max_sections", .unit = "sections", .kind = BT_MK_GAUGE,
+			  .help = "omp-sections: most sections one thread ran (1: one each)" },
+	[CM_SPEEDUP] = { .name = "speedup_pct", .unit = "%", .kind = BT_MK_GAUGE,
+			 .help = "serial wall time of this algo and size over this pass's, in %" },
+};
+
 /*
- * The ciphertext must hash to the reference. The message says how the pass
- * ran: team size and CPUs, wall time against clock()'s CPU time and their
- * ratio, the speedup over serial, and for omp-sections any thread that ran
- * more than one section (then the interleaving was not one section per thread).
+ * The ciphertext must hash to the reference; that is all the verify line
+ * says. How the pass ran (team, the CPUs it started on, clock()'s CPU time,
+ * sections per thread, the speedup over the fastest serial pass seen) goes
+ * into the rep's metrics.
  */
 static int cipher_verify(struct bt_job *job, struct bt_err *err)
 {
 	struct cipher_state *s = job->state;
 	unsigned char sha[32];
-	char wall[32], cpu[32], team[160] = "", extra[96] = "";
 	double best;
-	size_t o = 0;
+	int ncpus = 0, most = 0;
 
 	if (atomic_load(&s->stopped))
 		return bt_err_set(err, -EINTR, "stopped before the pass was done");
@@ -582,37 +597,27 @@ static int cipher_verify(struct bt_job *job, struct bt_err *err)
 				  "%s %s: ciphertext differs from the serial reference (%" PRIu64 " of %zu units not encrypted)",
 				  algo_choices[s->algo], mode_choices[s->mode], missing, s->nunits);
 	}
-	if (s->mode != M_SERIAL) {
-		o = (size_t)snprintf(team, sizeof(team), "team %d (cpus", s->threads);
-		for (int i = 0; i < s->threads && o < sizeof(team); i++)
-			o += (size_t)snprintf(team + o, sizeof(team) - o, "%s%d", i ? "," : " ",
-					      s->cpu_seen[i]);
-		if (o < sizeof(team))
-			snprintf(team + o, sizeof(team) - o, "), ");
-	}
-	if (s->mode == M_SECTIONS) {
-		for (int k = 0; k < s->threads; k++) {
-			int n = 0;
+	for (int i = 0; i < s->threads && s->mode != M_SERIAL; i++) {
+		int seen = 0;
 
-			for (int j = 0; j < s->threads; j++)
-				n += s->section_thread[j] == k;
-			if (n > 1) {
-				snprintf(extra, sizeof(extra), "; uneven: thread %d ran %d sections", k, n);
-				break;
-			}
-		}
+		for (int j = 0; j < i && !seen; j++)
+			seen = s->cpu_seen[j] == s->cpu_seen[i];
+		ncpus += !seen && s->cpu_seen[i] >= 0;
 	}
+	for (int k = 0; k < s->threads && s->mode == M_SECTIONS; k++) {
+		int n = 0;
+
+		for (int j = 0; j < s->threads; j++)
+			n += s->section_thread[j] == k;
+		most = n > most ? n : most;
+	}
+	bt_job_metric(job, CM_TEAM, s->mode == M_SERIAL ? 1 : (uint64_t)s->threads);
+	bt_job_metric(job, CM_CPUS, (uint64_t)ncpus);
+	bt_job_metric(job, CM_CLOCK, (uint64_t)llround(s->clock_s * 1e9));
+	bt_job_metric(job, CM_SECTIONS, (uint64_t)most);
 	best = serial_wall(s);
-	bt_fmt_ns(s->wall_s * 1e9, wall, sizeof(wall));
-	bt_fmt_ns(s->clock_s * 1e9, cpu, sizeof(cpu));
 	if (best > 0 && s->wall_s > 0)
-		bt_err_set(err, 0, "ok: %s %s, %swall %s, clock() %s, cpu/wall %.2fx, speedup %.2fx vs serial%s",
-			   algo_choices[s->algo], mode_choices[s->mode], team, wall, cpu,
-			   s->clock_s / s->wall_s, best / s->wall_s, extra);
-	else
-		bt_err_set(err, 0, "ok: %s %s, %swall %s, clock() %s, cpu/wall %.2fx%s",
-			   algo_choices[s->algo], mode_choices[s->mode], team, wall, cpu,
-			   s->wall_s > 0 ? s->clock_s / s->wall_s : 0, extra);
+		bt_job_metric(job, CM_SPEEDUP, (uint64_t)llround(100.0 * best / s->wall_s));
 	return 0;
 }
 
@@ -624,6 +629,8 @@ const struct bt_workload bt_wl_cipher = {
 	.lat_what = "one pass over the buffer",
 	.params = params,
 	.nparams = P_COUNT,
+	.metrics = metrics,
+	.nmetrics = CM_COUNT,
 	.stop_default = NULL,
 	.baseline = "mode=serial",
 	.check = cipher_check,
