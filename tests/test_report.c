@@ -603,6 +603,131 @@ static void test_compact(void **state)
 	bt_results_destroy(&res);
 }
 
+/*
+ * Typed metrics: threads 1, 2 with 3 reps each (no latency). timeouts is
+ * 1, 2, 3 + 10 x cell per rep; hits 3 x rep of lookups 4 x rep (75%), but
+ * cell 1 has no lookups (its ratio does not exist: "-"); connect 1000 ns
+ * per rep over 2 connects (500 ns each). With all three the metrics get a
+ * section; with timeouts alone they are a column of the table.
+ */
+static void make_metrics(struct bt_results *res, int nmetrics)
+{
+	static const struct bt_metric_info mi[] = {
+		{ "timeouts", "waits", BT_MI_COUNTER, 0, "", "", "" },
+		{ "hit_ratio", "%", BT_MI_RATIO, 0, "hits", "lookups", "" },
+		{ "connect", "ns", BT_MI_TIME, 0, "", "connects", "" },
+		{ "hits", "keys", BT_MI_COUNTER, 0, "", "", "" },
+		{ "lookups", "keys", BT_MI_COUNTER, 0, "", "", "" },
+		{ "connects", "", BT_MI_COUNTER, 0, "", "", "" },
+	};
+
+	assert_int_equal(bt_results_init(res, 2), 0);
+	snprintf(res->workload, sizeof(res->workload), "kv");
+	snprintf(res->unit, sizeof(res->unit), "requests");
+	snprintf(res->status, sizeof(res->status), "complete");
+	res->naxes = 1;
+	snprintf(res->axes[0], BT_RES_TEXT, "threads");
+	res->nmetrics = nmetrics;
+	memcpy(res->metrics, mi, sizeof(mi[0]) * (size_t)nmetrics);
+	for (int c = 0; c < 2; c++) {
+		snprintf(res->cells[c].values[0], BT_RES_TEXT, "%d", c + 1);
+		snprintf(res->cells[c].label, sizeof(res->cells[c].label), "threads=%d", c + 1);
+		res->cells[c].total_reps = 3;
+		for (int i = 0; i < 3; i++) {
+			struct bt_rep r;
+
+			memset(&r, 0, sizeof(r));
+			r.cell = c;
+			r.rep = i;
+			r.ok = 1;
+			snprintf(r.verify, sizeof(r.verify), "ok");
+			r.ops_s = 1000.0 * (c + 1);
+			r.wall_s = 1;
+			r.metric[0] = 1 + i + 10 * c;
+			r.metric[3] = 3.0 * (i + 1);
+			r.metric[4] = c == 0 ? 4.0 * (i + 1) : 0;
+			r.metric[2] = 1000;
+			r.metric[5] = 2;
+			assert_int_equal(bt_results_add_rep(res, &r), 0);
+		}
+		assert_int_equal(bt_results_summarize_cell(res, c), 0);
+	}
+}
+
+static void test_metrics_text(void **state)
+{
+	struct bt_results res;
+	char *t;
+
+	(void)state;
+	make_metrics(&res, 1);
+	t = report(&res, BT_FMT_TEXT);
+	assert_non_null(strstr(t, "\n"
+		"threads | requests/s  sd%   wall  user  sys  csw  timeouts (waits)\n"
+		"--------+---------------------------------------------------------\n"
+		"1       |      1.00K  0.0  1.00s     0    0    0                 2\n"
+		"2       |      2.00K  0.0  1.00s     0    0    0                12\n"
+		"\ntime per cell"));
+	assert_null(strstr(t, "metrics per cell"));
+	free(t);
+	t = report(&res, BT_FMT_MARKDOWN);
+	assert_non_null(strstr(t, "\n"
+		"| threads | requests/s | sd% |  wall | user | sys | csw | timeouts (waits) |\n"
+		"|:--------|-----------:|----:|------:|-----:|----:|----:|-----------------:|\n"
+		"| 1       |      1.00K | 0.0 | 1.00s |    0 |   0 |   0 |                2 |\n"));
+	free(t);
+	bt_results_destroy(&res);
+
+	make_metrics(&res, 6);
+	t = report(&res, BT_FMT_TEXT);
+	line_starting(t, "threads ", (char[512]){ 0 }, 512);
+	assert_non_null(strstr(t, "\n\nmetrics per cell (medians over the counted reps)\n"
+		"cell       timeouts (waits)  hit_ratio  connect  hits (keys)  lookups (keys)  connects\n"
+		"threads=1                 2      75.0%    500ns            6               8         2\n"
+		"threads=2                12          -    500ns            6               0         2\n"));
+	free(t);
+	bt_results_destroy(&res);
+}
+
+static void test_metrics_csv_json(void **state)
+{
+	struct bt_results res;
+	json_t *root, *m;
+	char *t;
+
+	(void)state;
+	make_metrics(&res, 6);
+	t = report(&res, BT_FMT_CSV);
+	assert_non_null(strstr(t, ",lat_every,timeouts_waits_n,timeouts_waits_min,timeouts_waits_median,"
+				  "timeouts_waits_max,timeouts_waits_mean,timeouts_waits_stddev,"
+				  "timeouts_waits_ci95,hit_ratio_pct_n,hit_ratio_pct_min,"
+				  "hit_ratio_pct_median,hit_ratio_pct_max,hit_ratio_pct_mean,"
+				  "hit_ratio_pct_stddev,hit_ratio_pct_ci95,connect_ns_n,connect_ns_min,"
+				  "connect_ns_median,connect_ns_max,connect_ns_mean,connect_ns_stddev,"
+				  "connect_ns_ci95,hits_keys_n,"));
+	/* timeouts 1, 2, 3 (ci95 = 4.303 / sqrt 3); hit ratio 75% each rep; 500 ns each. */
+	assert_non_null(strstr(t, ",0,3,1,2,3,2,1,2.48433820832296,3,75,75,75,75,0,0,3,500,500,500,500,0,0,3,"));
+	/* Cell 2 has no lookups: no hit ratio, only its count (0). */
+	assert_non_null(strstr(t, ",0,3,11,12,13,12,1,2.48433820832296,0,,,,,,,3,500,500,500,500,0,0,3,"));
+	free(t);
+
+	t = report(&res, BT_FMT_JSON);
+	root = json_loads(t, 0, NULL);
+	assert_non_null(root);
+	m = json_object_get(root, "metrics");
+	assert_int_equal(json_array_size(m), 6);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(m, 1), "kind")), "ratio");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(m, 2), "unit")), "ns");
+	m = json_object_get(json_array_get(json_object_get(root, "cells"), 1), "metrics");
+	assert_true(json_real_value(json_object_get(json_object_get(m, "timeouts"), "median")) == 12.0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(m, "hit_ratio"), "n")), 0);
+	assert_true(json_is_null(json_object_get(json_object_get(m, "hit_ratio"), "median")));
+	assert_true(json_real_value(json_object_get(json_object_get(m, "connect"), "mean")) == 500.0);
+	json_decref(root);
+	free(t);
+	bt_results_destroy(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +745,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_and_speedup),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_metrics_text),
+		cmocka_unit_test(test_metrics_csv_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,7 +171,9 @@ static char *fmt_secs(double s, char *buf, size_t n)
 
 struct layout {
 	int nrows, ngroups;
-	int ncols;		/* columns per group: NCOLS, or NCOLS_COMPACT for wide sweeps */
+	int ncols;		/* columns per group: NCOLS, or NCOLS_COMPACT for wide sweeps,
+				 * then nmcols metric columns */
+	int nmcols;		/* metric columns in the table (0: a metrics section below it) */
 	int *row_cell;		/* first cell with each row's value */
 	int *group_cell;	/* first cell with each group's values */
 	int *slot;		/* [nrows * ngroups]: cell index or -1 */
@@ -189,6 +191,45 @@ static int same_group(const struct bt_results *res, const struct bt_cell *a,
 		if (strcmp(a->values[i], b->values[i]) != 0)
 			return 0;
 	return 1;
+}
+
+/*
+ * A workload's typed metrics join the table as columns (medians) while they
+ * fit a terminal: up to METRICS_INLINE of them, and only where each group
+ * keeps its six columns; otherwise they get their own section under it,
+ * one row per cell, like the time and latency sections.
+ */
+#define METRICS_INLINE 2
+
+static int metrics_inline(const struct bt_results *res, int ncols)
+{
+	int nm = res->nmetrics < BT_RES_METRICS ? res->nmetrics : BT_RES_METRICS;
+
+	return ncols == NCOLS && nm <= METRICS_INLINE ? nm : 0;
+}
+
+/*
+ * A metric's column head: its name, and its unit in parentheses where the
+ * values do not carry it (times, %, bytes do): "timeouts (waits)".
+ */
+static void metric_head(const struct bt_metric_info *mi, char *buf, size_t n)
+{
+	int shown = mi->kind == BT_MI_TIME || strcmp(mi->unit, "%") == 0 ||
+		    strcmp(mi->unit, "bytes") == 0 || strcmp(mi->unit, "B") == 0;
+
+	if (mi->unit[0] && !shown)
+		snprintf(buf, n, "%s (%s)", mi->name, mi->unit);
+	else
+		snprintf(buf, n, "%s", mi->name);
+}
+
+/* Cell's median of metric m as text; "-" when no counted rep has a value. */
+static void metric_median(const struct bt_results *res, const struct bt_cell *cell, int m,
+			  char *buf, size_t n)
+{
+	const struct bt_summary *s = &cell->metric[m];
+
+	bt_results_metric_fmt(&res->metrics[m], s->n > 0 ? s->median : NAN, buf, n);
 }
 
 static void layout_free(struct layout *l)
@@ -246,6 +287,8 @@ out:
 	 * section below it carries wall, user, sys and csw.
 	 */
 	l->ncols = l->ngroups > 2 ? NCOLS_COMPACT : NCOLS;
+	l->nmcols = metrics_inline(res, l->ncols);
+	l->ncols += l->nmcols;
 	return rc;
 }
 
@@ -320,6 +363,14 @@ static void fill_cell(struct grid *g, int r, int c0, const struct bt_cell *cell,
 	gset(g, r, c0 + 5, "%s", bt_fmt_si(cell->vcsw.median + cell->ivcsw.median, b, sizeof(b)));
 }
 
+/* The metric columns of one cell: from column c0 on, the medians of the first n metrics. */
+static void fill_metrics(struct grid *g, int r, int c0, const struct bt_results *res,
+			 const struct bt_cell *cell, int n)
+{
+	for (int m = 0; cell != NULL && cell->done && m < n; m++)
+		metric_median(res, cell, m, gcell(g, r, c0 + m), CELL_MAX);
+}
+
 /*
  * The main table as a grid: row 0 holds the column names (in Markdown the
  * first column of each group also carries the group's label, since a
@@ -346,6 +397,8 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 			g->right[c] = 1;
 			if (k == 0)
 				gset(g, 0, c, "%s%s%s/s", label, label[0] ? " " : "", unit_of(res));
+			else if (k >= nc - l->nmcols)
+				metric_head(&res->metrics[k - (nc - l->nmcols)], gcell(g, 0, c), CELL_MAX);
 			else
 				gset(g, 0, c, "%s", names[k]);
 		}
@@ -357,7 +410,9 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 		for (int gr = 0; gr < l->ngroups; gr++) {
 			int c = l->slot[r * l->ngroups + gr];
 
-			fill_cell(g, 1 + r, 1 + gr * nc, c >= 0 ? &res->cells[c] : NULL, nc);
+			fill_cell(g, 1 + r, 1 + gr * nc, c >= 0 ? &res->cells[c] : NULL, nc - l->nmcols);
+			fill_metrics(g, 1 + r, 1 + gr * nc + nc - l->nmcols, res,
+				     c >= 0 ? &res->cells[c] : NULL, l->nmcols);
 		}
 	}
 	if (md)
@@ -515,6 +570,67 @@ static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 	return 0;
 }
 
+static void md_table(FILE *f, const struct grid *g);
+
+/*
+ * The metrics section, when the metrics are not columns of the table: one
+ * row per cell, one column per metric (medians over the counted reps).
+ */
+static int metrics_grid(const struct bt_results *res, int md, struct grid *g)
+{
+	int nm = res->nmetrics < BT_RES_METRICS ? res->nmetrics : BT_RES_METRICS;
+
+	if (grid_init(g, 1 + res->ncells, 1 + nm) < 0)
+		return -ENOMEM;
+	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	for (int m = 0; m < nm; m++) {
+		metric_head(&res->metrics[m], gcell(g, 0, 1 + m), CELL_MAX);
+		g->right[1 + m] = 1;
+	}
+	for (int i = 0; i < res->ncells; i++) {
+		const struct bt_cell *cell = &res->cells[i];
+
+		cell_name(res, cell, gcell(g, 1 + i, 0), CELL_MAX);
+		if (!cell->done)
+			gset(g, 1 + i, 1, "-");
+		else
+			fill_metrics(g, 1 + i, 1, res, cell, nm);
+	}
+	if (md)
+		grid_md_escape(g);
+	grid_measure(g);
+	return 0;
+}
+
+/* The metrics section in text or Markdown; nothing when the table has them or there are none. */
+static int write_metrics_section(FILE *f, const struct bt_results *res, const struct layout *l,
+				 int md)
+{
+	struct grid mg = { 0 };
+	int rc;
+
+	if (res->nmetrics <= 0 || l->nmcols > 0)
+		return 0;
+	rc = metrics_grid(res, md, &mg);
+	if (rc == 0) {
+		fprintf(f, "\nmetrics per cell (medians over the counted reps)\n%s", md ? "\n" : "");
+		if (md) {
+			md_table(f, &mg);
+		} else {
+			for (int r = 0; r < mg.rows; r++) {
+				for (int c = 0; c < mg.cols; c++) {
+					if (c > 0)
+						fputs("  ", f);
+					pad(f, gcell(&mg, r, c), mg.w[c], mg.right[c], c == mg.cols - 1);
+				}
+				fputc('\n', f);
+			}
+		}
+	}
+	grid_free(&mg);
+	return rc;
+}
+
 /* "time per cell (medians): ...; speedup = ... at mode=serial" */
 static void cpu_title(FILE *f, const struct bt_results *res, int md)
 {
@@ -572,7 +688,7 @@ static void write_title(FILE *f, const struct bt_results *res, const struct layo
 	fprintf(f, "%s - throughput in %s/s (median of %d rep%s, sd%% = stddev in %% of it); %s\n",
 		res->workload[0] ? res->workload : "results", unit_of(res), reps,
 		reps == 1 ? "" : "s",
-		l->ncols == NCOLS ? "wall, user, sys times and csw (context switches) are medians"
+		l->ncols - l->nmcols == NCOLS ? "wall, user, sys times and csw (context switches) are medians"
 				  : "wall, user, sys and csw per cell below");
 }
 
@@ -672,6 +788,9 @@ static int write_text(FILE *f, const struct bt_results *res)
 		if (rc < 0)
 			goto out;
 	}
+	rc = write_metrics_section(f, res, &l, 0);
+	if (rc < 0)
+		goto out;
 
 	if (any_hist(res)) {
 		struct grid lg = { 0 };
@@ -750,6 +869,9 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 		if (rc < 0)
 			goto out;
 	}
+	rc = write_metrics_section(f, res, &l, 1);
+	if (rc < 0)
+		goto out;
 	if (any_hist(res)) {
 		struct grid lg = { 0 };
 
@@ -837,6 +959,67 @@ static void cell_fields(const struct bt_results *res, const struct bt_cell *cell
 #undef UINT
 }
 
+/* ---- typed metrics in CSV and JSON: every summary field ------------------- */
+
+static const char *const summary_keys[] = { "n", "min", "median", "max", "mean", "stddev", "ci95" };
+#define NSUMMARY ((int)(sizeof(summary_keys) / sizeof(summary_keys[0])))
+
+static double summary_field(const struct bt_summary *s, int k)
+{
+	const double v[] = { s->n, s->min, s->median, s->max, s->mean, s->stddev, s->ci95 };
+
+	return v[k];
+}
+
+/*
+ * A metric's CSV column stem: its name and unit, "timeouts_waits",
+ * "connect_ns" (times are ns), "hit_ratio_pct"; the unit's characters
+ * other than letters and digits are left out.
+ */
+static void metric_stem(const struct bt_metric_info *mi, char *buf, size_t n)
+{
+	const char *u = mi->kind == BT_MI_TIME ? "ns" : strcmp(mi->unit, "%") == 0 ? "pct" : mi->unit;
+	size_t o;
+
+	snprintf(buf, n, "%s%s", mi->name, u[0] ? "_" : "");
+	o = strlen(buf);
+	for (; *u && o + 1 < n; u++)
+		if ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') || (*u >= '0' && *u <= '9'))
+			buf[o++] = *u;
+	buf[o] = '\0';
+}
+
+static void csv_metric_heads(FILE *f, const struct bt_results *res)
+{
+	char stem[64], name[80];
+
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		metric_stem(&res->metrics[m], stem, sizeof(stem));
+		for (int k = 0; k < NSUMMARY; k++) {
+			snprintf(name, sizeof(name), "%s_%s", stem, summary_keys[k]);
+			bt_csv_str(f, name, 0);
+		}
+	}
+}
+
+/* A finished cell's metric summaries; empty fields for a cell not done or a metric with no value. */
+static void csv_metric_values(FILE *f, const struct bt_results *res, const struct bt_cell *cell)
+{
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		const struct bt_summary *s = &cell->metric[m];
+
+		for (int k = 0; k < NSUMMARY; k++) {
+			double v = summary_field(s, k);
+
+			fputc(',', f);
+			if (!cell->done || (k > 0 && s->n == 0))
+				continue;
+			if (isfinite(v))
+				fprintf(f, "%.15g", v);
+		}
+	}
+}
+
 static int write_csv(FILE *f, const struct bt_results *res)
 {
 	struct field fl[NFIELDS];
@@ -849,6 +1032,7 @@ static int write_csv(FILE *f, const struct bt_results *res)
 	cell_fields(res, &dummy, fl);
 	for (int k = 0; fl[k].name; k++)
 		bt_csv_str(f, fl[k].name, 0);
+	csv_metric_heads(f, res);
 	fputc('\n', f);
 
 	for (int c = 0; c < res->ncells; c++) {
@@ -868,6 +1052,7 @@ static int write_csv(FILE *f, const struct bt_results *res)
 			else if (isfinite(fl[k].d))
 				fprintf(f, "%.15g", fl[k].d);
 		}
+		csv_metric_values(f, res, cell);
 		fputc('\n', f);
 	}
 	return 0;
@@ -884,6 +1069,59 @@ static int jset(json_t *obj, const char *key, json_t *v)
 static json_t *jreal(double d)
 {
 	return isfinite(d) ? json_real(d) : json_null();
+}
+
+/* A cell's "metrics": {"timeouts": {"n":..,"min":..,...}, ...}; values null until it is done. */
+static json_t *cell_metrics_json(const struct bt_results *res, const struct bt_cell *cell)
+{
+	json_t *o = json_object();
+	int rc = o == NULL ? -ENOMEM : 0;
+
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS && rc == 0; m++) {
+		const struct bt_summary *s = &cell->metric[m];
+		json_t *so = json_object();
+
+		rc = so == NULL ? -ENOMEM : 0;
+		for (int k = 0; k < NSUMMARY && rc == 0; k++) {
+			if (!cell->done)
+				rc = jset(so, summary_keys[k], json_null());
+			else if (k == 0)
+				rc = jset(so, summary_keys[k], json_integer(s->n));
+			else
+				rc = jset(so, summary_keys[k],
+					  s->n > 0 ? jreal(summary_field(s, k)) : json_null());
+		}
+		if (rc == 0)
+			rc = jset(o, res->metrics[m].name, so);
+		else
+			json_decref(so);
+	}
+	if (rc == 0)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
+/* The root's "metrics": what each one is (name, unit, kind, what it is made of). */
+static json_t *metric_decls_json(const struct bt_results *res)
+{
+	static const char *const kinds[BT_MI_NKINDS] = { "counter", "gauge", "ratio", "time" };
+	json_t *arr = json_array();
+
+	for (int m = 0; arr != NULL && m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		const struct bt_metric_info *mi = &res->metrics[m];
+		int kind = mi->kind >= 0 && mi->kind < BT_MI_NKINDS ? mi->kind : BT_MI_GAUGE;
+		json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:s, s:s, s:s}", "name", mi->name, "unit",
+				      mi->kind == BT_MI_TIME ? "ns" : mi->unit, "kind", kinds[kind],
+				      "error", mi->error, "num", mi->num, "den", mi->den, "help",
+				      mi->help);
+
+		if (o == NULL || json_array_append_new(arr, o) < 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
 }
 
 static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cell)
@@ -917,6 +1155,8 @@ static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cel
 			v = jreal(fl[k].d);
 		rc = jset(o, fl[k].name, v);
 	}
+	if (rc == 0 && res->nmetrics > 0)
+		rc = jset(o, "metrics", cell_metrics_json(res, cell));
 	if (rc == 0)
 		return o;
 fail:
@@ -947,6 +1187,8 @@ static int write_json(FILE *f, const struct bt_results *res)
 	rc = rc ? rc : jset(root, "error", json_string(res->error));
 	rc = rc ? rc : jset(root, "cells_done", json_integer(bt_results_cells_done(res)));
 	rc = rc ? rc : jset(root, "axes", json_incref(axes));
+	if (rc == 0 && res->nmetrics > 0)
+		rc = jset(root, "metrics", metric_decls_json(res));
 	rc = rc ? rc : jset(root, "cells", json_incref(cells));
 	if (rc == 0 && (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ||
 			fputc('\n', f) == EOF))
