@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "report/csv.h"
+#include "report/grid.h"
 #include "core/units.h"
 
 int bt_format_parse(const char *s, enum bt_format *out)
@@ -40,95 +41,7 @@ int bt_format_parse(const char *s, enum bt_format *out)
 	return -EINVAL;
 }
 
-/* ---- grid of strings, printed aligned ---------------------------------- */
-
-#define CELL_MAX 160
-
-struct grid {
-	int rows, cols;
-	char *s;		/* rows * cols cells of CELL_MAX bytes */
-	int *w;			/* display width of each column */
-	char *right;		/* 1: column is right-aligned */
-	int group;		/* main table: columns per group (for " | "); 0 = none */
-};
-
-static int grid_init(struct grid *g, int rows, int cols)
-{
-	g->rows = rows;
-	g->cols = cols;
-	g->s = calloc((size_t)rows * (size_t)cols, CELL_MAX);
-	g->w = calloc((size_t)cols, sizeof(*g->w));
-	g->right = calloc((size_t)cols, 1);
-	if (g->s == NULL || g->w == NULL || g->right == NULL)
-		return -ENOMEM;
-	return 0;
-}
-
-static void grid_free(struct grid *g)
-{
-	free(g->s);
-	free(g->w);
-	free(g->right);
-}
-
-static char *gcell(const struct grid *g, int r, int c)
-{
-	return g->s + ((size_t)r * (size_t)g->cols + (size_t)c) * CELL_MAX;
-}
-
-static void gset(struct grid *g, int r, int c, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void gset(struct grid *g, int r, int c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(gcell(g, r, c), CELL_MAX, fmt, ap);
-	va_end(ap);
-}
-
-/* Columns a string takes on a terminal: UTF-8 code points (all we print are one column wide). */
-static int dwidth(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-static void grid_measure(struct grid *g)
-{
-	for (int c = 0; c < g->cols; c++) {
-		g->w[c] = 0;
-		for (int r = 0; r < g->rows; r++) {
-			int w = dwidth(gcell(g, r, c));
-
-			if (w > g->w[c])
-				g->w[c] = w;
-		}
-	}
-}
-
-/* Markdown cells must not contain '|': escape it in place (truncating if needed). */
-static void grid_md_escape(struct grid *g)
-{
-	for (int r = 0; r < g->rows; r++) {
-		for (int c = 0; c < g->cols; c++) {
-			char tmp[CELL_MAX], *s = gcell(g, r, c);
-			size_t o = 0;
-
-			for (const char *p = s; *p && o + 2 < sizeof(tmp); p++) {
-				if (*p == '|')
-					tmp[o++] = '\\';
-				tmp[o++] = *p;
-			}
-			tmp[o] = '\0';
-			memcpy(s, tmp, o + 1);
-		}
-	}
-}
+/* ---- drawing helpers (the grid itself is report/grid.h) ------------------ */
 
 static void spaces(FILE *f, int n)
 {
@@ -140,18 +53,6 @@ static void chars(FILE *f, int ch, int n)
 {
 	while (n-- > 0)
 		fputc(ch, f);
-}
-
-/* s padded to w columns; trailing padding is left out when last is set. */
-static void pad(FILE *f, const char *s, int w, int right, int last)
-{
-	int fill = w - dwidth(s);
-
-	if (right)
-		spaces(f, fill);
-	fputs(s, f);
-	if (!right && !last)
-		spaces(f, fill);
 }
 
 /* ---- layout: rows = first axis, groups = the other axes ----------------- */
@@ -342,33 +243,33 @@ static const char *unit_of(const struct bt_results *res)
 }
 
 /* The six strings of one cell in the table; an unfinished cell shows only "-" or "failed". */
-static void fill_cell(struct grid *g, int r, int c0, const struct bt_cell *cell, int ncols)
+static void fill_cell(struct bt_grid *g, int r, int c0, const struct bt_cell *cell, int ncols)
 {
 	char b[32];
 
 	if (cell == NULL)
 		return;
 	if (!cell->done) {
-		gset(g, r, c0, "%s", cell->failed ? "failed" : "-");
+		bt_grid_set(g, r, c0, "%s", cell->failed ? "failed" : "-");
 		return;
 	}
-	gset(g, r, c0, "%s", bt_fmt_si(cell->ops_s.median, b, sizeof(b)));
+	bt_grid_set(g, r, c0, "%s", bt_fmt_si(cell->ops_s.median, b, sizeof(b)));
 	if (cell->ops_s.n >= 2 && cell->ops_s.median != 0)
-		gset(g, r, c0 + 1, "%.1f", 100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median));
+		bt_grid_set(g, r, c0 + 1, "%.1f", 100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median));
 	if (ncols < NCOLS)
 		return;
-	gset(g, r, c0 + 2, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
-	gset(g, r, c0 + 3, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
-	gset(g, r, c0 + 4, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
-	gset(g, r, c0 + 5, "%s", bt_fmt_si(cell->vcsw.median + cell->ivcsw.median, b, sizeof(b)));
+	bt_grid_set(g, r, c0 + 2, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
+	bt_grid_set(g, r, c0 + 3, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
+	bt_grid_set(g, r, c0 + 4, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
+	bt_grid_set(g, r, c0 + 5, "%s", bt_fmt_si(cell->vcsw.median + cell->ivcsw.median, b, sizeof(b)));
 }
 
 /* The metric columns of one cell: from column c0 on, the medians of the first n metrics. */
-static void fill_metrics(struct grid *g, int r, int c0, const struct bt_results *res,
+static void fill_metrics(struct bt_grid *g, int r, int c0, const struct bt_results *res,
 			 const struct bt_cell *cell, int n)
 {
 	for (int m = 0; cell != NULL && cell->done && m < n; m++)
-		metric_median(res, cell, m, gcell(g, r, c0 + m), CELL_MAX);
+		metric_median(res, cell, m, bt_grid_cell(g, r, c0 + m), BT_GRID_CELL);
 }
 
 /*
@@ -377,15 +278,15 @@ static void fill_metrics(struct grid *g, int r, int c0, const struct bt_results 
  * Markdown table has no spanning header row).
  */
 static int table_grid(const struct bt_results *res, const struct layout *l, int md,
-		      struct grid *g)
+		      struct bt_grid *g)
 {
 	static const char *const names[NCOLS] = { NULL, "sd%", "wall", "user", "sys", "csw" };
 	int ngroups = l->ngroups > 0 ? l->ngroups : 1, nc = l->ncols;
 
-	if (grid_init(g, 1 + l->nrows, 1 + nc * ngroups) < 0)
+	if (bt_grid_init(g, 1 + l->nrows, 1 + nc * ngroups) < 0)
 		return -ENOMEM;
 	g->group = nc;
-	gset(g, 0, 0, "%s", res->naxes > 0 ? res->axes[0] : "workload");
+	bt_grid_set(g, 0, 0, "%s", res->naxes > 0 ? res->axes[0] : "workload");
 	for (int gr = 0; gr < ngroups; gr++) {
 		char label[256] = "";
 
@@ -396,17 +297,17 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 
 			g->right[c] = 1;
 			if (k == 0)
-				gset(g, 0, c, "%s%s%s/s", label, label[0] ? " " : "", unit_of(res));
+				bt_grid_set(g, 0, c, "%s%s%s/s", label, label[0] ? " " : "", unit_of(res));
 			else if (k >= nc - l->nmcols)
-				metric_head(&res->metrics[k - (nc - l->nmcols)], gcell(g, 0, c), CELL_MAX);
+				metric_head(&res->metrics[k - (nc - l->nmcols)], bt_grid_cell(g, 0, c), BT_GRID_CELL);
 			else
-				gset(g, 0, c, "%s", names[k]);
+				bt_grid_set(g, 0, c, "%s", names[k]);
 		}
 	}
 	for (int r = 0; r < l->nrows; r++) {
 		const struct bt_cell *first = &res->cells[l->row_cell[r]];
 
-		gset(g, 1 + r, 0, "%s", res->naxes > 0 ? first->values[0] : res->workload);
+		bt_grid_set(g, 1 + r, 0, "%s", res->naxes > 0 ? first->values[0] : res->workload);
 		for (int gr = 0; gr < l->ngroups; gr++) {
 			int c = l->slot[r * l->ngroups + gr];
 
@@ -416,13 +317,13 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 		}
 	}
 	if (md)
-		grid_md_escape(g);
-	grid_measure(g);
+		bt_grid_md_escape(g);
+	bt_grid_measure(g);
 	return 0;
 }
 
 /* The latency lines as a grid, one row per cell. */
-static int latency_grid(const struct bt_results *res, int md, struct grid *g)
+static int latency_grid(const struct bt_results *res, int md, struct bt_grid *g)
 {
 	static const char *const head[] = {
 		"", "p50", "p90", "p99", "p99.9", "max", "mean", "count", "",
@@ -430,36 +331,36 @@ static int latency_grid(const struct bt_results *res, int md, struct grid *g)
 	static const double pct[] = { 50, 90, 99, 99.9 };
 	const int ncols = (int)(sizeof(head) / sizeof(head[0]));
 
-	if (grid_init(g, 1 + res->ncells, ncols) < 0)
+	if (bt_grid_init(g, 1 + res->ncells, ncols) < 0)
 		return -ENOMEM;
 	for (int c = 0; c < ncols; c++) {
-		gset(g, 0, c, "%s", head[c]);
+		bt_grid_set(g, 0, c, "%s", head[c]);
 		g->right[c] = c > 0 && c < ncols - 1;
 	}
-	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	bt_grid_set(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
 	for (int i = 0; i < res->ncells; i++) {
 		const struct bt_cell *cell = &res->cells[i];
 		const struct bt_hist *h = cell->hist;
 		char b[32];
 		int r = 1 + i;
 
-		cell_name(res, cell, gcell(g, r, 0), CELL_MAX);
+		cell_name(res, cell, bt_grid_cell(g, r, 0), BT_GRID_CELL);
 		if (!cell->done || h == NULL || h->total == 0) {
-			gset(g, r, 1, "-");
+			bt_grid_set(g, r, 1, "-");
 			continue;
 		}
 		for (int k = 0; k < 4; k++)
-			gset(g, r, 1 + k, "%s", bt_fmt_ns((double)bt_hist_percentile(h, pct[k]), b,
+			bt_grid_set(g, r, 1 + k, "%s", bt_fmt_ns((double)bt_hist_percentile(h, pct[k]), b,
 							  sizeof(b)));
-		gset(g, r, 5, "%s", bt_fmt_ns((double)h->max, b, sizeof(b)));
-		gset(g, r, 6, "%s", bt_fmt_ns(bt_hist_mean(h), b, sizeof(b)));
-		gset(g, r, 7, "%" PRIu64, h->total);
+		bt_grid_set(g, r, 5, "%s", bt_fmt_ns((double)h->max, b, sizeof(b)));
+		bt_grid_set(g, r, 6, "%s", bt_fmt_ns(bt_hist_mean(h), b, sizeof(b)));
+		bt_grid_set(g, r, 7, "%" PRIu64, h->total);
 		if (cell->lat_every > 1)
-			gset(g, r, 8, "(1/%" PRIu32 " timed)", cell->lat_every);
+			bt_grid_set(g, r, 8, "(1/%" PRIu32 " timed)", cell->lat_every);
 	}
 	if (md)
-		grid_md_escape(g);
-	grid_measure(g);
+		bt_grid_md_escape(g);
+	bt_grid_measure(g);
 	return 0;
 }
 
@@ -527,7 +428,7 @@ static int cell_speedup(const struct bt_results *res, const struct bt_cell *cell
  * The time lines as a grid, one row per cell: wall, user, sys, their ratio
  * (user + sys) / wall, the speedup when there is a baseline, context switches.
  */
-static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
+static int cpu_grid(const struct bt_results *res, int md, struct bt_grid *g)
 {
 	const char *value;
 	int sp_col = baseline_axis(res, &value) >= 0;	/* speedup needs a baseline */
@@ -537,68 +438,66 @@ static int cpu_grid(const struct bt_results *res, int md, struct grid *g)
 	if (sp_col)
 		head[ncols++] = "speedup";
 	head[ncols++] = "csw";
-	if (grid_init(g, 1 + res->ncells, ncols) < 0)
+	if (bt_grid_init(g, 1 + res->ncells, ncols) < 0)
 		return -ENOMEM;
 	for (int c = 0; c < ncols; c++) {
-		gset(g, 0, c, "%s", head[c]);
+		bt_grid_set(g, 0, c, "%s", head[c]);
 		g->right[c] = c > 0;
 	}
-	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	bt_grid_set(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
 	for (int i = 0; i < res->ncells; i++) {
 		const struct bt_cell *cell = &res->cells[i];
 		int r = 1 + i;
 		double sp;
 		char b[32];
 
-		cell_name(res, cell, gcell(g, r, 0), CELL_MAX);
+		cell_name(res, cell, bt_grid_cell(g, r, 0), BT_GRID_CELL);
 		if (!cell->done) {
-			gset(g, r, 1, "-");
+			bt_grid_set(g, r, 1, "-");
 			continue;
 		}
-		gset(g, r, 1, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
-		gset(g, r, 2, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
-		gset(g, r, 3, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
-		gset(g, r, 4, "%.2fx", cell->par.median);
+		bt_grid_set(g, r, 1, "%s", fmt_secs(cell->wall_s.median, b, sizeof(b)));
+		bt_grid_set(g, r, 2, "%s", fmt_secs(cell->user_s.median, b, sizeof(b)));
+		bt_grid_set(g, r, 3, "%s", fmt_secs(cell->sys_s.median, b, sizeof(b)));
+		bt_grid_set(g, r, 4, "%.2fx", cell->par.median);
 		if (sp_col && cell_speedup(res, cell, &sp))
-			gset(g, r, 5, "%.2fx", sp);
-		gset(g, r, ncols - 1, "%s",
+			bt_grid_set(g, r, 5, "%.2fx", sp);
+		bt_grid_set(g, r, ncols - 1, "%s",
 		     bt_fmt_si(cell->vcsw.median + cell->ivcsw.median, b, sizeof(b)));
 	}
 	if (md)
-		grid_md_escape(g);
-	grid_measure(g);
+		bt_grid_md_escape(g);
+	bt_grid_measure(g);
 	return 0;
 }
-
-static void md_table(FILE *f, const struct grid *g);
 
 /*
  * The metrics section, when the metrics are not columns of the table: one
  * row per cell, one column per metric (medians over the counted reps).
  */
-static int metrics_grid(const struct bt_results *res, int md, struct grid *g)
+static int metrics_grid(const struct bt_results *res, int md, struct bt_grid *g)
 {
 	int nm = res->nmetrics < BT_RES_METRICS ? res->nmetrics : BT_RES_METRICS;
 
-	if (grid_init(g, 1 + res->ncells, 1 + nm) < 0)
+	if (bt_grid_init(g, 1 + res->ncells, 1 + nm) < 0)
 		return -ENOMEM;
-	gset(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	bt_grid_set(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
 	for (int m = 0; m < nm; m++) {
-		metric_head(&res->metrics[m], gcell(g, 0, 1 + m), CELL_MAX);
+		metric_head(&res->metrics[m], bt_grid_cell(g, 0, 1 + m), BT_GRID_CELL);
 		g->right[1 + m] = 1;
 	}
 	for (int i = 0; i < res->ncells; i++) {
 		const struct bt_cell *cell = &res->cells[i];
 
-		cell_name(res, cell, gcell(g, 1 + i, 0), CELL_MAX);
+		cell_name(res, cell, bt_grid_cell(g, 1 + i, 0), BT_GRID_CELL);
 		if (!cell->done)
-			gset(g, 1 + i, 1, "-");
+			bt_grid_set(g, 1 + i, 1, "-");
 		else
 			fill_metrics(g, 1 + i, 1, res, cell, nm);
 	}
 	if (md)
-		grid_md_escape(g);
-	grid_measure(g);
+		bt_grid_md_escape(g);
+	bt_grid_measure(g);
 	return 0;
 }
 
@@ -606,7 +505,7 @@ static int metrics_grid(const struct bt_results *res, int md, struct grid *g)
 static int write_metrics_section(FILE *f, const struct bt_results *res, const struct layout *l,
 				 int md)
 {
-	struct grid mg = { 0 };
+	struct bt_grid mg = { 0 };
 	int rc;
 
 	if (res->nmetrics <= 0 || l->nmcols > 0)
@@ -615,19 +514,12 @@ static int write_metrics_section(FILE *f, const struct bt_results *res, const st
 	if (rc == 0) {
 		fprintf(f, "\nmetrics per cell (medians over the counted reps)\n%s", md ? "\n" : "");
 		if (md) {
-			md_table(f, &mg);
+			bt_grid_print_md(f, &mg);
 		} else {
-			for (int r = 0; r < mg.rows; r++) {
-				for (int c = 0; c < mg.cols; c++) {
-					if (c > 0)
-						fputs("  ", f);
-					pad(f, gcell(&mg, r, c), mg.w[c], mg.right[c], c == mg.cols - 1);
-				}
-				fputc('\n', f);
-			}
+			bt_grid_print_text(f, &mg);
 		}
 	}
-	grid_free(&mg);
+	bt_grid_free(&mg);
 	return rc;
 }
 
@@ -658,7 +550,7 @@ static int any_checks(const struct bt_results *res)
 /* "checks (each cell's last rep)" lines: the cell and what its check said. */
 static void write_checks(FILE *f, const struct bt_results *res, int md)
 {
-	char name[CELL_MAX];
+	char name[BT_GRID_CELL];
 
 	if (!any_checks(res))
 		return;
@@ -701,21 +593,10 @@ static void write_status(FILE *f, const struct bt_results *res)
 		res->error[0] ? ")" : "");
 }
 
-/* Plain rows: columns separated by two spaces, groups by " | ". */
-static void text_row(FILE *f, const struct grid *g, int r)
-{
-	for (int c = 0; c < g->cols; c++) {
-		if (c > 0)
-			fputs(g->group > 0 && (c - 1) % g->group == 0 ? " | " : "  ", f);
-		pad(f, gcell(g, r, c), g->w[c], g->right[c], c == g->cols - 1);
-	}
-	fputc('\n', f);
-}
-
 static int write_text(FILE *f, const struct bt_results *res)
 {
 	struct layout l;
-	struct grid g = { 0 };
+	struct bt_grid g = { 0 };
 	int ngroups, rc;
 
 	if (layout_build(res, &l) < 0)
@@ -734,8 +615,8 @@ static int write_text(FILE *f, const struct bt_results *res)
 			axes_label(res, &res->cells[l.group_cell[gr]], 1, label, sizeof(label));
 			for (int k = 0; k < l.ncols; k++)
 				span += g.w[1 + gr * l.ncols + k];
-			if (dwidth(label) > span)
-				g.w[(gr + 1) * l.ncols] += dwidth(label) - span;
+			if (bt_grid_dwidth(label) > span)
+				g.w[(gr + 1) * l.ncols] += bt_grid_dwidth(label) - span;
 		}
 	}
 
@@ -751,11 +632,11 @@ static int write_text(FILE *f, const struct bt_results *res)
 				span += g.w[1 + gr * l.ncols + k];
 			axes_label(res, &res->cells[l.group_cell[gr]], 1, label, sizeof(label));
 			fputs(" | ", f);
-			pad(f, label, span, 0, gr == l.ngroups - 1);
+			bt_grid_pad(f, label, span, 0, gr == l.ngroups - 1);
 		}
 		fputc('\n', f);
 	}
-	text_row(f, &g, 0);
+	bt_grid_text_row(f, &g, 0);
 	chars(f, '-', g.w[0]);
 	for (int gr = 0; gr < ngroups; gr++) {
 		int span = 2 * (l.ncols - 1);
@@ -767,24 +648,17 @@ static int write_text(FILE *f, const struct bt_results *res)
 	}
 	fputc('\n', f);
 	for (int r = 1; r < g.rows; r++)
-		text_row(f, &g, r);
+		bt_grid_text_row(f, &g, r);
 
 	{
-		struct grid cg = { 0 };
+		struct bt_grid cg = { 0 };
 
 		rc = cpu_grid(res, 0, &cg);
 		if (rc == 0) {
 			cpu_title(f, res, 0);
-			for (int r = 0; r < cg.rows; r++) {
-				for (int c = 0; c < cg.cols; c++) {
-					if (c > 0)
-						fputs("  ", f);
-					pad(f, gcell(&cg, r, c), cg.w[c], cg.right[c], c == cg.cols - 1);
-				}
-				fputc('\n', f);
-			}
+			bt_grid_print_text(f, &cg);
 		}
-		grid_free(&cg);
+		bt_grid_free(&cg);
 		if (rc < 0)
 			goto out;
 	}
@@ -793,60 +667,29 @@ static int write_text(FILE *f, const struct bt_results *res)
 		goto out;
 
 	if (any_hist(res)) {
-		struct grid lg = { 0 };
+		struct bt_grid lg = { 0 };
 
 		rc = latency_grid(res, 0, &lg);
 		if (rc == 0) {
 			fprintf(f, "\nlatency%s%s\n", res->lat_what[0] ? ": " : "", res->lat_what);
-			for (int r = 0; r < lg.rows; r++) {
-				for (int c = 0; c < lg.cols; c++) {
-					if (c > 0)
-						fputs("  ", f);
-					pad(f, gcell(&lg, r, c), lg.w[c], lg.right[c], c == lg.cols - 1);
-				}
-				fputc('\n', f);
-			}
+			bt_grid_print_text(f, &lg);
 		}
-		grid_free(&lg);
+		bt_grid_free(&lg);
 		if (rc < 0)
 			goto out;
 	}
 	write_checks(f, res, 0);
 	write_status(f, res);
 out:
-	grid_free(&g);
+	bt_grid_free(&g);
 	layout_free(&l);
 	return rc;
-}
-
-static void md_table(FILE *f, const struct grid *g)
-{
-	for (int r = 0; r < g->rows; r++) {
-		fputc('|', f);
-		for (int c = 0; c < g->cols; c++) {
-			fputc(' ', f);
-			pad(f, gcell(g, r, c), g->w[c] < 3 ? 3 : g->w[c], g->right[c], 0);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-		if (r != 0)
-			continue;
-		fputc('|', f);
-		for (int c = 0; c < g->cols; c++) {
-			int w = g->w[c] < 3 ? 3 : g->w[c];
-
-			fputc(g->right[c] ? '-' : ':', f);
-			chars(f, '-', w);
-			fputs(g->right[c] ? ":|" : "-|", f);
-		}
-		fputc('\n', f);
-	}
 }
 
 static int write_markdown(FILE *f, const struct bt_results *res)
 {
 	struct layout l;
-	struct grid g = { 0 };
+	struct bt_grid g = { 0 };
 	int rc;
 
 	if (layout_build(res, &l) < 0)
@@ -856,16 +699,16 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 		goto out;
 	write_title(f, res, &l);
 	fputc('\n', f);
-	md_table(f, &g);
+	bt_grid_print_md(f, &g);
 	{
-		struct grid cg = { 0 };
+		struct bt_grid cg = { 0 };
 
 		rc = cpu_grid(res, 1, &cg);
 		if (rc == 0) {
 			cpu_title(f, res, 1);
-			md_table(f, &cg);
+			bt_grid_print_md(f, &cg);
 		}
-		grid_free(&cg);
+		bt_grid_free(&cg);
 		if (rc < 0)
 			goto out;
 	}
@@ -873,21 +716,21 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 	if (rc < 0)
 		goto out;
 	if (any_hist(res)) {
-		struct grid lg = { 0 };
+		struct bt_grid lg = { 0 };
 
 		rc = latency_grid(res, 1, &lg);
 		if (rc == 0) {
 			fprintf(f, "\nlatency%s%s\n\n", res->lat_what[0] ? ": " : "", res->lat_what);
-			md_table(f, &lg);
+			bt_grid_print_md(f, &lg);
 		}
-		grid_free(&lg);
+		bt_grid_free(&lg);
 		if (rc < 0)
 			goto out;
 	}
 	write_checks(f, res, 1);
 	write_status(f, res);
 out:
-	grid_free(&g);
+	bt_grid_free(&g);
 	layout_free(&l);
 	return rc;
 }
