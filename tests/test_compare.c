@@ -498,6 +498,76 @@ static void test_compare_formats(void **state)
 	bt_results_destroy(&b);
 }
 
+/* One cell "threads=1", 3 counted reps: timeouts = t each, hits over lookups 0 (no ratio). */
+static void metric_results(struct bt_results *res, double t)
+{
+	static const struct bt_metric_info mi[] = {
+		{ "timeouts", "waits", BT_MI_COUNTER, 0, "", "", "" },
+		{ "hit_ratio", "%", BT_MI_RATIO, 0, "hits", "lookups", "" },
+		{ "hits", "", BT_MI_COUNTER, 0, "", "", "" },
+		{ "lookups", "", BT_MI_COUNTER, 0, "", "", "" },
+	};
+
+	assert_int_equal(bt_results_init(res, 1), 0);
+	snprintf(res->workload, sizeof(res->workload), "pipeline");
+	snprintf(res->status, sizeof(res->status), "complete");
+	snprintf(res->cells[0].label, sizeof(res->cells[0].label), "threads=1");
+	res->cells[0].total_reps = 3;
+	res->nmetrics = 4;
+	memcpy(res->metrics, mi, sizeof(mi));
+	for (int i = 0; i < 3; i++) {
+		struct bt_rep r;
+
+		memset(&r, 0, sizeof(r));
+		r.rep = i;
+		r.ok = 1;
+		r.ops_s = 1000 + i;
+		r.metric[0] = t;
+		assert_int_equal(bt_results_add_rep(res, &r), 0);
+	}
+	assert_int_equal(bt_results_summarize_cell(res, 0), 0);
+}
+
+/* Metrics compare per cell like throughput, in the text table, CSV and JSON. */
+static void test_compare_metrics(void **state)
+{
+	struct bt_results a, b;
+	const struct bt_results *both[2] = { &a, &b };
+	struct bt_cmp c;
+	char *s;
+
+	(void)state;
+	metric_results(&a, 10);
+	metric_results(&b, 20);
+	assert_int_equal(bt_cmp_build(&c, both, 2), 0);
+	assert_int_equal(c.nmetrics, 4);
+	assert_true(c.rows[0].mst[0][1].ratio == 2.0);
+	assert_int_equal(c.rows[0].mst[0][1].verdict, BT_CMP_FASTER);
+	assert_int_equal(c.rows[0].mst[1][1].verdict, BT_CMP_NODATA);
+
+	s = written(&c, BT_FMT_TEXT);
+	assert_non_null(strstr(s, "\n\nmetrics, median of the counted reps; K/A, 95% CI as above; "
+				  "higher / lower = beyond noise\n\n"
+				  "cell       metric             A   B    B/A        95% CI  B vs A\n"
+				  "threads=1  timeouts (waits)  10  20  2.000  2.000..2.000  higher\n"
+				  "threads=1  hit_ratio          -   -      -             -  no reps in A\n"
+				  "threads=1  hits               0   0      -             -  within noise\n"));
+	free(s);
+	s = written(&c, BT_FMT_CSV);
+	assert_non_null(strstr(s, ",p99_other_ns,timeouts_median_base,timeouts_median_other,"
+				  "timeouts_ratio,timeouts_ci_lo,timeouts_ci_hi,timeouts_p,"
+				  "timeouts_verdict,hit_ratio_median_base,"));
+	assert_non_null(strstr(s, ",10,20,2,2,2,0,faster,,,,,,,no_reps,0,0,"));
+	free(s);
+	s = written(&c, BT_FMT_JSON);
+	assert_non_null(strstr(s, "\"timeouts\": {\n"));
+	assert_non_null(strstr(s, "\"verdict_text\": \"higher\""));
+	free(s);
+	bt_cmp_destroy(&c);
+	bt_results_destroy(&a);
+	bt_results_destroy(&b);
+}
+
 static void test_build_bad_n(void **state)
 {
 	struct bt_results a;
@@ -542,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_compare_self),
 		cmocka_unit_test(test_compare_interrupted),
 		cmocka_unit_test(test_compare_formats),
+		cmocka_unit_test(test_compare_metrics),
 		cmocka_unit_test(test_build_bad_n),
 	};
 

@@ -28,6 +28,7 @@
 
 #include "core/clock.h"
 #include "report/csv.h"
+#include "report/grid.h"
 #include "core/hist.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
@@ -374,6 +375,74 @@ static int cell_values(const struct bt_results *res, int c, double *x)
 	return n;
 }
 
+/* The counted reps of cell c that have a value of metric m (index in res): into x; returns how many. */
+static int cell_metric_values(const struct bt_results *res, int c, int m, double *x)
+{
+	int n = 0;
+
+	for (int i = 0; m >= 0 && i < res->nreps; i++) {
+		const struct bt_rep *r = &res->reps[i];
+		double v;
+
+		if (r->cell != c || r->warmup || !r->ok)
+			continue;
+		v = bt_results_metric_rep(res, r, m);
+		if (isfinite(v))
+			x[n++] = v;
+	}
+	return n;
+}
+
+/* The metrics compared: A's, then those only in B, C, ... by name; where each one is in each recording. */
+static void collect_metrics(struct bt_cmp *c)
+{
+	for (int i = 0; i < c->nres; i++) {
+		const struct bt_results *res = c->res[i];
+
+		for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+			int k;
+
+			for (k = 0; k < c->nmetrics; k++)
+				if (strcmp(c->metrics[k].name, res->metrics[m].name) == 0)
+					break;
+			if (k == c->nmetrics && c->nmetrics < BT_RES_METRICS)
+				c->metrics[c->nmetrics++] = res->metrics[m];
+		}
+	}
+	for (int i = 0; i < c->nres; i++)
+		for (int k = 0; k < c->nmetrics; k++)
+			c->midx[i][k] = bt_results_metric_find(c->res[i], c->metrics[k].name);
+}
+
+/* Each metric of one row: medians per recording and the test against A. */
+static void fill_row_metrics(struct bt_cmp *c, struct bt_cmp_row *row, double *xa, double *xk)
+{
+	for (int m = 0; m < c->nmetrics; m++) {
+		int na = 0;
+
+		for (int i = 0; i < c->nres; i++) {
+			int n = row->cell[i] >= 0 ? cell_metric_values(c->res[i], row->cell[i],
+								       c->midx[i][m], i == 0 ? xa : xk)
+						  : 0;
+			struct bt_summary s;
+
+			bt_stats_summarize(i == 0 ? xa : xk, n, &s);
+			row->mmedian[m][i] = n > 0 ? s.median : NAN;
+			if (i == 0) {
+				na = n;
+				continue;
+			}
+			bt_cmp_samples(xa, na, xk, n, &row->mst[m][i]);
+			if (row->cell[0] < 0 && row->cell[i] < 0)
+				row->mst[m][i].verdict = BT_CMP_ABSENT;
+			else if (row->cell[i] < 0)
+				row->mst[m][i].verdict = BT_CMP_ONLY_A;
+			else if (row->cell[0] < 0)
+				row->mst[m][i].verdict = BT_CMP_ONLY_K;
+		}
+	}
+}
+
 static int find_row(const struct bt_cmp *c, const char *label)
 {
 	for (int r = 0; r < c->nrows; r++)
@@ -488,8 +557,11 @@ int bt_cmp_build(struct bt_cmp *c, const struct bt_results *const *res, int n)
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (int r = 0; r < c->nrows; r++)
+	collect_metrics(c);
+	for (int r = 0; r < c->nrows; r++) {
 		fill_row(c, &c->rows[r], xa, xk);
+		fill_row_metrics(c, &c->rows[r], xa, xk);
+	}
 	ret = 0;
 out:
 	free(xa);
@@ -565,87 +637,16 @@ static const char *status_of(const struct bt_results *res)
 	return res->status[0] ? res->status : "running";
 }
 
-/* A grid of strings printed aligned (text) or as a Markdown table. */
-#define CELLW 96
-
-struct grid {
-	int rows, cols;
-	char *s;
-	int *w;
-};
-
-static char *gcell(struct grid *g, int r, int c)
+/* Measure g and print it as text or, escaped, as a Markdown table. */
+static void print_grid(FILE *f, struct bt_grid *g, int md)
 {
-	return g->s + ((size_t)r * (size_t)g->cols + (size_t)c) * CELLW;
-}
-
-__attribute__((format(printf, 4, 5)))
-static void gset(struct grid *g, int r, int c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(gcell(g, r, c), CELLW, fmt, ap);
-	va_end(ap);
-}
-
-/* Display width: UTF-8 code points. */
-static int dwidth(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-static void print_grid(FILE *f, struct grid *g, int md)
-{
-	for (int c = 0; c < g->cols; c++) {
-		g->w[c] = md ? 3 : 0;
-		for (int r = 0; r < g->rows; r++)
-			if (dwidth(gcell(g, r, c)) > g->w[c])
-				g->w[c] = dwidth(gcell(g, r, c));
-	}
-	for (int r = 0; r < g->rows; r++) {
-		if (md)
-			fputs("|", f);
-		for (int c = 0; c < g->cols; c++) {
-			const char *s = gcell(g, r, c);
-			int fill = g->w[c] - dwidth(s), last = c == g->cols - 1;
-
-			if (md) {
-				fputc(' ', f);
-				if (md && strchr(s, '|')) {
-					for (const char *p = s; *p; p++) {
-						if (*p == '|')
-							fputc('\\', f), fill--;
-						fputc(*p, f);
-					}
-				} else {
-					fputs(s, f);
-				}
-				fprintf(f, "%*s |", fill > 0 ? fill : 0, "");
-			} else {
-				if (c > 0)
-					fputs("  ", f);
-				fputs(s, f);
-				if (!last)
-					fprintf(f, "%*s", fill > 0 ? fill : 0, "");
-			}
-		}
-		fputc('\n', f);
-		if (md && r == 0) {
-			fputs("|", f);
-			for (int c = 0; c < g->cols; c++) {
-				fputc(c == 0 ? ':' : '-', f);
-				for (int i = 0; i < g->w[c]; i++)
-					fputc('-', f);
-				fputs(c == 0 ? "-|" : ":|", f);
-			}
-			fputc('\n', f);
-		}
-	}
+	if (md)
+		bt_grid_md_escape(g);
+	bt_grid_measure(g);
+	if (md)
+		bt_grid_print_md(f, g);
+	else
+		bt_grid_print_text(f, g);
 }
 
 static void fmt_lat(char *buf, size_t n, const struct bt_cmp_row *row, int i)
@@ -691,6 +692,84 @@ static void fmt_ci(char *buf, size_t n, const struct bt_cmp_stat *st)
 		snprintf(buf, n, "%.3f..%.3f", st->lo, st->hi);
 }
 
+/* A metric's verdict: like throughput's, but "higher" and "lower" (more is not always better). */
+static void metric_verdict_text(const struct bt_cmp *c, const struct bt_cmp_row *row, int m, int k,
+				char *buf, size_t n)
+{
+	struct bt_cmp_row tmp;
+
+	if (row->mst[m][k].verdict == BT_CMP_FASTER || row->mst[m][k].verdict == BT_CMP_SLOWER) {
+		snprintf(buf, n, "%s", row->mst[m][k].verdict == BT_CMP_FASTER ? "higher" : "lower");
+		return;
+	}
+	tmp.st[k] = row->mst[m][k];
+	bt_cmp_verdict_text(c, &tmp, k, buf, n);
+}
+
+/*
+ * The metrics under the throughput table: one row per cell and metric,
+ * A's median, then for each other recording its median, the ratio, the
+ * 95% CI and the verdict, like the throughput columns.
+ */
+static int metrics_table(FILE *f, const struct bt_cmp *c, int md)
+{
+	struct bt_grid g = { 0 };
+	int cols = 3 + 4 * (c->nres - 1), r = 1;
+
+	if (c->nmetrics == 0)
+		return 0;
+	if (bt_grid_init(&g, 1 + c->nrows * c->nmetrics, cols) < 0) {
+		bt_grid_free(&g);
+		return -ENOMEM;
+	}
+	bt_grid_set(&g, 0, 0, "cell");
+	bt_grid_set(&g, 0, 1, "metric");
+	bt_grid_set(&g, 0, 2, "A");
+	g.right[2] = 1;
+	for (int k = 1; k < c->nres; k++) {
+		int c0 = 3 + 4 * (k - 1);
+		char L = bt_cmp_letter(k);
+
+		bt_grid_set(&g, 0, c0, "%c", L);
+		bt_grid_set(&g, 0, c0 + 1, "%c/A", L);
+		bt_grid_set(&g, 0, c0 + 2, "95%% CI");
+		bt_grid_set(&g, 0, c0 + 3, "%c vs A", L);
+		g.right[c0] = g.right[c0 + 1] = g.right[c0 + 2] = 1;
+	}
+	for (int i = 0; i < c->nrows; i++) {
+		const struct bt_cmp_row *row = &c->rows[i];
+
+		for (int m = 0; m < c->nmetrics; m++, r++) {
+			const struct bt_metric_info *mi = &c->metrics[m];
+
+			bt_grid_set(&g, r, 0, "%s", row->label[0] ? row->label : "-");
+			if (mi->unit[0] && mi->kind != BT_MI_TIME && strcmp(mi->unit, "%") != 0)
+				bt_grid_set(&g, r, 1, "%s (%s)", mi->name, mi->unit);
+			else
+				bt_grid_set(&g, r, 1, "%s", mi->name);
+			bt_results_metric_fmt(mi, row->mmedian[m][0], bt_grid_cell(&g, r, 2), BT_GRID_CELL);
+			for (int k = 1; k < c->nres; k++) {
+				const struct bt_cmp_stat *st = &row->mst[m][k];
+				int c0 = 3 + 4 * (k - 1);
+
+				bt_results_metric_fmt(mi, row->mmedian[m][k], bt_grid_cell(&g, r, c0),
+						      BT_GRID_CELL);
+				if (isnan(st->ratio))
+					bt_grid_set(&g, r, c0 + 1, "-");
+				else
+					bt_grid_set(&g, r, c0 + 1, "%.3f", st->ratio);
+				fmt_ci(bt_grid_cell(&g, r, c0 + 2), BT_GRID_CELL, st);
+				metric_verdict_text(c, row, m, k, bt_grid_cell(&g, r, c0 + 3), BT_GRID_CELL);
+			}
+		}
+	}
+	fprintf(f, "\nmetrics, median of the counted reps; K/A, 95%% CI as above; "
+		"higher / lower = beyond noise\n\n");
+	print_grid(f, &g, md);
+	bt_grid_free(&g);
+	return 0;
+}
+
 /* Columns: cell; A: ops/s p50 p99; each K: ops/s K/A CI verdict p50 dp50 p99 dp99. */
 #define A_COLS 3
 #define K_COLS 8
@@ -698,69 +777,66 @@ static void fmt_ci(char *buf, size_t n, const struct bt_cmp_stat *st)
 static int table(FILE *f, const struct bt_cmp *c, int md)
 {
 	const struct bt_results *a = c->res[0];
-	struct grid g = { 0 };
+	struct bt_grid g = { 0 };
 	int cols = 1 + A_COLS + K_COLS * (c->nres - 1);
 
-	g.rows = 1 + c->nrows;
-	g.cols = cols;
-	g.s = calloc((size_t)g.rows * (size_t)g.cols, CELLW);
-	g.w = calloc((size_t)g.cols, sizeof(*g.w));
-	if (g.s == NULL || g.w == NULL) {
-		free(g.s);
-		free(g.w);
+	if (bt_grid_init(&g, 1 + c->nrows, cols) < 0) {
+		bt_grid_free(&g);
 		return -ENOMEM;
 	}
-	gset(&g, 0, 0, "cell");
-	gset(&g, 0, 1, "A %s/s", unit_of(a));
-	gset(&g, 0, 2, "A p50");
-	gset(&g, 0, 3, "A p99");
+	/* Numbers right-aligned; the cell and the verdicts read from the left. */
+	for (int col = 1; col < cols; col++)
+		g.right[col] = col <= A_COLS || (col - 1 - A_COLS) % K_COLS != 3;
+	bt_grid_set(&g, 0, 0, "cell");
+	bt_grid_set(&g, 0, 1, "A %s/s", unit_of(a));
+	bt_grid_set(&g, 0, 2, "A p50");
+	bt_grid_set(&g, 0, 3, "A p99");
 	for (int k = 1; k < c->nres; k++) {
 		int c0 = 1 + A_COLS + K_COLS * (k - 1);
 		char L = bt_cmp_letter(k);
 
-		gset(&g, 0, c0, "%c %s/s", L, unit_of(a));
-		gset(&g, 0, c0 + 1, "%c/A", L);
-		gset(&g, 0, c0 + 2, "95%% CI");
-		gset(&g, 0, c0 + 3, "%c vs A", L);
-		gset(&g, 0, c0 + 4, "%c p50", L);
-		gset(&g, 0, c0 + 5, "dp50");
-		gset(&g, 0, c0 + 6, "%c p99", L);
-		gset(&g, 0, c0 + 7, "dp99");
+		bt_grid_set(&g, 0, c0, "%c %s/s", L, unit_of(a));
+		bt_grid_set(&g, 0, c0 + 1, "%c/A", L);
+		bt_grid_set(&g, 0, c0 + 2, "95%% CI");
+		bt_grid_set(&g, 0, c0 + 3, "%c vs A", L);
+		bt_grid_set(&g, 0, c0 + 4, "%c p50", L);
+		bt_grid_set(&g, 0, c0 + 5, "dp50");
+		bt_grid_set(&g, 0, c0 + 6, "%c p99", L);
+		bt_grid_set(&g, 0, c0 + 7, "dp99");
 	}
 	for (int r = 0; r < c->nrows; r++) {
 		const struct bt_cmp_row *row = &c->rows[r];
 		char b[64];
 
-		gset(&g, 1 + r, 0, "%s", row->label[0] ? row->label : (a->workload[0] ? a->workload : "-"));
+		bt_grid_set(&g, 1 + r, 0, "%s", row->label[0] ? row->label : (a->workload[0] ? a->workload : "-"));
 		for (int i = 0; i < c->nres; i++) {
 			int c0 = i == 0 ? 1 : 1 + A_COLS + K_COLS * (i - 1);
 			const struct bt_cmp_stat *st = &row->st[i];
 
 			if (isnan(row->median[i]))
-				gset(&g, 1 + r, c0, "-");
+				bt_grid_set(&g, 1 + r, c0, "-");
 			else
-				gset(&g, 1 + r, c0, "%s", bt_fmt_si(row->median[i], b, sizeof(b)));
+				bt_grid_set(&g, 1 + r, c0, "%s", bt_fmt_si(row->median[i], b, sizeof(b)));
 			if (i == 0) {
-				fmt_lat(gcell(&g, 1 + r, 2), CELLW, row, 0);
-				fmt_lat99(gcell(&g, 1 + r, 3), CELLW, row, 0);
+				fmt_lat(bt_grid_cell(&g, 1 + r, 2), BT_GRID_CELL, row, 0);
+				fmt_lat99(bt_grid_cell(&g, 1 + r, 3), BT_GRID_CELL, row, 0);
 				continue;
 			}
 			if (isnan(st->ratio))
-				gset(&g, 1 + r, c0 + 1, "-");
+				bt_grid_set(&g, 1 + r, c0 + 1, "-");
 			else
-				gset(&g, 1 + r, c0 + 1, "%.3f", st->ratio);
-			fmt_ci(gcell(&g, 1 + r, c0 + 2), CELLW, st);
-			bt_cmp_verdict_text(c, row, i, gcell(&g, 1 + r, c0 + 3), CELLW);
-			fmt_lat(gcell(&g, 1 + r, c0 + 4), CELLW, row, i);
-			fmt_delta(gcell(&g, 1 + r, c0 + 5), CELLW, row, i, 0);
-			fmt_lat99(gcell(&g, 1 + r, c0 + 6), CELLW, row, i);
-			fmt_delta(gcell(&g, 1 + r, c0 + 7), CELLW, row, i, 1);
+				bt_grid_set(&g, 1 + r, c0 + 1, "%.3f", st->ratio);
+			fmt_ci(bt_grid_cell(&g, 1 + r, c0 + 2), BT_GRID_CELL, st);
+			bt_cmp_verdict_text(c, row, i, bt_grid_cell(&g, 1 + r, c0 + 3), BT_GRID_CELL);
+			fmt_lat(bt_grid_cell(&g, 1 + r, c0 + 4), BT_GRID_CELL, row, i);
+			fmt_delta(bt_grid_cell(&g, 1 + r, c0 + 5), BT_GRID_CELL, row, i, 0);
+			fmt_lat99(bt_grid_cell(&g, 1 + r, c0 + 6), BT_GRID_CELL, row, i);
+			fmt_delta(bt_grid_cell(&g, 1 + r, c0 + 7), BT_GRID_CELL, row, i, 1);
 		}
 	}
 	print_grid(f, &g, md);
-	free(g.s);
-	free(g.w);
-	return 0;
+	bt_grid_free(&g);
+	return metrics_table(f, c, md);
 }
 
 /* "null, 2026-11-30T01:02:03Z, host vm, complete (2/2 cells)" */
@@ -840,7 +916,18 @@ static int write_csv(FILE *f, const struct bt_cmp *c)
 {
 	fputs("cell,base,other,n_base,n_other,median_base,median_other,mean_base,mean_other,"
 	      "sd_base,sd_other,ratio,ratio_means,ci_lo,ci_hi,t,dof,p,verdict,"
-	      "p50_base_ns,p50_other_ns,p99_base_ns,p99_other_ns\n", f);
+	      "p50_base_ns,p50_other_ns,p99_base_ns,p99_other_ns", f);
+	for (int m = 0; m < c->nmetrics; m++) {
+		static const char *const sfx[] = { "median_base", "median_other", "ratio", "ci_lo",
+						   "ci_hi", "p", "verdict" };
+		char name[96];
+
+		for (size_t k = 0; k < sizeof(sfx) / sizeof(sfx[0]); k++) {
+			snprintf(name, sizeof(name), "%s_%s", c->metrics[m].name, sfx[k]);
+			bt_csv_str(f, name, 0);
+		}
+	}
+	fputc('\n', f);
 	for (int r = 0; r < c->nrows; r++) {
 		const struct bt_cmp_row *row = &c->rows[r];
 
@@ -874,6 +961,17 @@ static int write_csv(FILE *f, const struct bt_cmp *c)
 					if (row->has_lat[j])
 						fprintf(f, "%" PRIu64, p99 ? row->p99[j] : row->p50[j]);
 				}
+			}
+			for (int m = 0; m < c->nmetrics; m++) {
+				const struct bt_cmp_stat *ms = &row->mst[m][k];
+
+				csv_num(f, row->mmedian[m][0]);
+				csv_num(f, row->mmedian[m][k]);
+				csv_num(f, ms->ratio);
+				csv_num(f, ms->lo);
+				csv_num(f, ms->hi);
+				csv_num(f, ms->p);
+				bt_csv_str(f, verdict_key(ms->verdict), 0);
 			}
 			fputc('\n', f);
 		}
@@ -934,6 +1032,34 @@ static json_t *jlat(const struct bt_cmp_row *row, int i, int p99)
 	if (!row->has_lat[i])
 		return json_null();
 	return json_integer((json_int_t)(p99 ? row->p99[i] : row->p50[i]));
+}
+
+/* {"timeouts": {"median_a":..,"median":..,"n_a":..,"n":..,"ratio":..,"ci_lo":..,...}, ...} */
+static json_t *jmetrics(const struct bt_cmp *c, const struct bt_cmp_row *row, int k)
+{
+	json_t *o = json_object();
+
+	for (int m = 0; o != NULL && m < c->nmetrics; m++) {
+		const struct bt_cmp_stat *st = &row->mst[m][k];
+		char text[64];
+		json_t *mo = json_object();
+
+		if (mo == NULL)
+			break;
+		metric_verdict_text(c, row, m, k, text, sizeof(text));
+		json_object_set_new(mo, "median_a", jnum(row->mmedian[m][0]));
+		json_object_set_new(mo, "median", jnum(row->mmedian[m][k]));
+		json_object_set_new(mo, "n_a", json_integer(st->na));
+		json_object_set_new(mo, "n", json_integer(st->nk));
+		json_object_set_new(mo, "ratio", jnum(st->ratio));
+		json_object_set_new(mo, "ci_lo", isinf(st->lo) ? json_string("-inf") : jnum(st->lo));
+		json_object_set_new(mo, "ci_hi", isinf(st->hi) ? json_string("inf") : jnum(st->hi));
+		json_object_set_new(mo, "p", jnum(st->p));
+		json_object_set_new(mo, "verdict", json_string(verdict_key(st->verdict)));
+		json_object_set_new(mo, "verdict_text", jstr(text));
+		json_object_set_new(o, c->metrics[m].name, mo);
+	}
+	return o;
 }
 
 static int write_json(FILE *f, const struct bt_cmp *c, const char *const *names)
@@ -1007,6 +1133,8 @@ static int write_json(FILE *f, const struct bt_cmp *c, const char *const *names)
 			json_object_set_new(o, "verdict_text", jstr(text));
 			json_object_set_new(o, "p50_ns", jlat(row, k, 0));
 			json_object_set_new(o, "p99_ns", jlat(row, k, 1));
+			if (c->nmetrics > 0)
+				json_object_set_new(o, "metrics", jmetrics(c, row, k));
 			json_array_append_new(cmps, o);
 		}
 		json_object_set_new(cell, "comparisons", cmps);

@@ -18,6 +18,10 @@
  *     at 5%: "within noise";
  *   - with fewer than 2 counted reps on a side there is no test ("n<2").
  *
+ * Typed metrics (matched by name) are compared the same way, per cell, on
+ * the per-rep values that exist (a ratio with den 0 has none); their
+ * verdicts read "higher" / "lower" rather than faster / slower.
+ *
  * Everything here is deterministic (no resampling) and pure: the structures
  * are built from struct bt_results and can be drawn by any face. Only
  * bt_cmp_write prints, to the FILE it is given.
@@ -92,6 +96,12 @@ struct bt_cmp_row {
 	double median[BT_CMP_MAX];	/* median ops/s in recording i; NAN when no rep */
 	int n[BT_CMP_MAX];		/* counted reps in recording i */
 	struct bt_cmp_stat st[BT_CMP_MAX];	/* st[i] for i >= 1: recording i vs A; st[0] unused */
+	/*
+	 * Typed metrics (bt_cmp.metrics order): the per-rep values of the
+	 * counted reps compared like throughput (median ratio, Welch, Fieller).
+	 */
+	double mmedian[BT_RES_METRICS][BT_CMP_MAX];	/* NAN when no rep has a value */
+	struct bt_cmp_stat mst[BT_RES_METRICS][BT_CMP_MAX];	/* [m][i], i >= 1 */
 };
 
 struct bt_cmp {
@@ -99,6 +109,9 @@ struct bt_cmp {
 	const struct bt_results *res[BT_CMP_MAX];	/* borrowed: must outlive the comparison */
 	int nrows;
 	struct bt_cmp_row *rows;	/* owned: A's cells in order, then cells new in B, C, ... */
+	int nmetrics;			/* A's metrics, then those only in B, C, ... (by name) */
+	struct bt_metric_info metrics[BT_RES_METRICS];
+	int midx[BT_CMP_MAX][BT_RES_METRICS];	/* metric m's index in recording i, -1 absent */
 	char *machine_diff[BT_CMP_MAX];	/* owned, [i] for i >= 1: bt_sysinfo_diff(A, i) lines, "" when same */
 	int nmachine_diff[BT_CMP_MAX];
 	char *plan_diff[BT_CMP_MAX];	/* owned, [i] for i >= 1: "key: a -> b" lines, "" when same */
