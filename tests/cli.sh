@@ -128,5 +128,26 @@ head -c $(( $(wc -c <"$T/a.jsonl") - 40 )) "$T/a.jsonl" >"$T/cut.jsonl"
 "$BT" show "$T/cut.jsonl" >"$T/cut.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q interrupted "$T/cut.out" && ok "torn recording opens as interrupted" || bad "torn recording" "$(cat "$T/cut.out")"
 
+# Typed metrics end to end: pipeline's wait timeouts are a column of the table, a field of the
+# JSON and the CSV, and survive show and compare of the recording.
+"$BT" run pipeline wait=separate threads=8 reps=2 --record "$T/m1.jsonl" >"$T/m.out" 2>"$T/m.err"
+rc=$?; [ $rc -eq 0 ] && grep -q 'timeouts (waits)' "$T/m.out" && ok "metrics: timeouts column" || bad "metrics column" "rc=$rc $(cat "$T/m.out" "$T/m.err")"
+"$BT" run pipeline wait=separate threads=8 reps=2 --record "$T/m2.jsonl" --format json >"$T/m.json" 2>"$T/m.err"
+python3 - "$T/m.json" <<'PY' && ok "metrics: json carries timeouts" || bad "metrics json" "$(cat "$T/m.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["metrics"][0]["name"] == "timeouts", d["metrics"]
+t = d["cells"][0]["metrics"]["timeouts"]
+assert t["n"] == 2 and t["median"] >= 0, t
+PY
+"$BT" show "$T/m1.jsonl" --format csv >"$T/m.csv" 2>&1
+head -1 "$T/m.csv" | grep -q ',timeouts_waits_n,timeouts_waits_min,timeouts_waits_median,' && ok "metrics: csv carries timeouts" || bad "metrics csv" "$(cat "$T/m.csv")"
+"$BT" show "$T/m1.jsonl" >"$T/m.show" 2>&1
+grep -q 'timeouts (waits)' "$T/m.show" && ok "metrics: show of the recording" || bad "metrics show" "$(cat "$T/m.show")"
+"$BT" compare "$T/m1.jsonl" "$T/m2.jsonl" >"$T/m.cmp" 2>&1
+grep -Eq '^pipeline +timeouts \(waits\) ' "$T/m.cmp" && ok "metrics: compare" || bad "metrics compare" "$(cat "$T/m.cmp")"
+"$BT" export "$T/m1.jsonl" --format csv --out "$T/m.exp.csv" 2>/dev/null
+head -1 "$T/m.exp.csv" | grep -q ',lat_count,timeouts_waits$' && ok "metrics: export per rep" || bad "metrics export" "$(head -2 "$T/m.exp.csv")"
+
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

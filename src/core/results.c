@@ -296,3 +296,22 @@ int bt_results_cells_done(const struct bt_results *res)
 		n += res->cells[c].done != 0;
 	return n;
 }
+
+/*
+ * Times are ns whatever their declared unit says, and "%" is no character
+ * for a column name; the unit's characters other than letters and digits
+ * are left out.
+ */
+char *bt_results_metric_stem(const struct bt_metric_info *mi, char *buf, size_t n)
+{
+	const char *u = mi->kind == BT_MI_TIME ? "ns" : strcmp(mi->unit, "%") == 0 ? "pct" : mi->unit;
+	size_t o;
+
+	snprintf(buf, n, "%s%s", mi->name, u[0] ? "_" : "");
+	o = strlen(buf);
+	for (; *u && o + 1 < n; u++)
+		if ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') || (*u >= '0' && *u <= '9'))
+			buf[o++] = *u;
+	buf[o] = '\0';
+	return buf;
+}

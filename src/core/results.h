@@ -169,4 +169,7 @@ double bt_metric_value(const struct bt_metric_info *mis, int nm, const double *m
  */
 char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf, size_t n);
 
+/* A metric's name with its unit for a CSV column: "timeouts_waits", "connect_ns", "hit_ratio_pct". */
+char *bt_results_metric_stem(const struct bt_metric_info *mi, char *buf, size_t n);
+
 #endif

@@ -742,7 +742,8 @@ static int metrics_table(FILE *f, const struct bt_cmp *c, int md)
 		for (int m = 0; m < c->nmetrics; m++, r++) {
 			const struct bt_metric_info *mi = &c->metrics[m];
 
-			bt_grid_set(&g, r, 0, "%s", row->label[0] ? row->label : "-");
+			bt_grid_set(&g, r, 0, "%s", row->label[0] ? row->label
+					     : c->res[0]->workload[0] ? c->res[0]->workload : "-");
 			if (mi->unit[0] && mi->kind != BT_MI_TIME && strcmp(mi->unit, "%") != 0)
 				bt_grid_set(&g, r, 1, "%s (%s)", mi->name, mi->unit);
 			else

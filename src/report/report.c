@@ -814,30 +814,12 @@ static double summary_field(const struct bt_summary *s, int k)
 	return v[k];
 }
 
-/*
- * A metric's CSV column stem: its name and unit, "timeouts_waits",
- * "connect_ns" (times are ns), "hit_ratio_pct"; the unit's characters
- * other than letters and digits are left out.
- */
-static void metric_stem(const struct bt_metric_info *mi, char *buf, size_t n)
-{
-	const char *u = mi->kind == BT_MI_TIME ? "ns" : strcmp(mi->unit, "%") == 0 ? "pct" : mi->unit;
-	size_t o;
-
-	snprintf(buf, n, "%s%s", mi->name, u[0] ? "_" : "");
-	o = strlen(buf);
-	for (; *u && o + 1 < n; u++)
-		if ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') || (*u >= '0' && *u <= '9'))
-			buf[o++] = *u;
-	buf[o] = '\0';
-}
-
 static void csv_metric_heads(FILE *f, const struct bt_results *res)
 {
 	char stem[64], name[80];
 
 	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
-		metric_stem(&res->metrics[m], stem, sizeof(stem));
+		bt_results_metric_stem(&res->metrics[m], stem, sizeof(stem));
 		for (int k = 0; k < NSUMMARY; k++) {
 			snprintf(name, sizeof(name), "%s_%s", stem, summary_keys[k]);
 			bt_csv_str(f, name, 0);

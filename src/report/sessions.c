@@ -664,6 +664,11 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 		bt_csv_str(f, res->axes[a], 0);
 	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		bt_csv_str(f, cols[k], 0);
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		char stem[64];
+
+		bt_csv_str(f, bt_results_metric_stem(&res->metrics[m], stem, sizeof(stem)), 0);
+	}
 	fputc('\n', f);
 	for (int i = 0; i < res->nreps; i++) {
 		const struct bt_rep *r = refs[i].r;
@@ -689,10 +694,14 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 				bt_hist_percentile(h, 50), bt_hist_percentile(h, 90),
 				bt_hist_percentile(h, 99), bt_hist_percentile(h, 99.9), h->max);
 			bt_csv_num(f, bt_hist_mean(h));
-			fprintf(f, ",%" PRIu64 "\n", h->total);
+			fprintf(f, ",%" PRIu64, h->total);
 		} else {
-			fputs(",,,,,,,\n", f);
+			fputs(",,,,,,,", f);
 		}
+		/* Each metric as shown: a ratio derived, a time per event; empty when it has no value. */
+		for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++)
+			bt_csv_num(f, bt_results_metric_rep(res, r, m));
+		fputc('\n', f);
 	}
 	free(refs);
 	return ferror(f) ? -EIO : 0;
