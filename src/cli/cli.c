@@ -166,6 +166,11 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 	char path[4096] = "";
 	int rc, rec_rc, status;
 
+	if (o->fmt == BT_FMT_OPENSSL && strcmp(wl->unit, "bytes") != 0) {
+		bt_cli_error("--format openssl: %s counts %s, not bytes (use text, markdown, csv or json)",
+			     wl->name, wl->unit);
+		return BT_EXIT_USAGE;
+	}
 	if (o->record != NULL) {
 		snprintf(path, sizeof(path), "%s", o->record);
 	} else if (!o->no_record) {
