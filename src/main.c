@@ -2,17 +2,38 @@
  * main.c - command line: no arguments -> the TUI (when built); subcommands
  * -> the headless front end.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bt_config.h"
 #include "cli/cli.h"
 #include "tui/tui.h"
 #include "workloads/registry.h"
 
+/*
+ * Output that did not reach stdout (a full disk, /dev/full, a closed pipe
+ * reader) is a failure: checked once at exit, as coreutils' close_stdout
+ * does, so every command gets it. _exit keeps an OK status from winning.
+ */
+static void close_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		int e = errno > 0 ? errno : EIO;
+
+		bt_cli_error("write error on standard output: %s", strerror(e));
+		_exit(BT_EXIT_FAILED);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	atexit(close_stdout);
 
 	/*
 	 * No command, TUI options (--theme, --refresh, ...), a workload name or

@@ -69,14 +69,16 @@ static void check_results(const struct bt_results *res)
 			inconsistent("rep %d: cell %d of %d", i, r->cell, res->ncells);
 		if (r->nworkers < 0 || (r->nworkers > 0 && r->workers == NULL))
 			inconsistent("rep %d: %d workers", i, r->nworkers);
-		if (r->hist != NULL) {
+		if (r->hist != NULL)
+			inconsistent("rep %d: a dense histogram kept in the results", i);
+		if (r->lat.count > 0) {
 			uint64_t sum = 0;
 
-			for (size_t k = 0; k < BT_HIST_LEN; k++)
-				sum += r->hist->counts[k];
-			if (sum != r->hist->total)
-				inconsistent("rep %d: hist total %llu, buckets sum %llu", i,
-					     (unsigned long long)r->hist->total, (unsigned long long)sum);
+			for (uint32_t k = 0; k < r->lat.n; k++)
+				sum += r->lat.cnt[k];
+			if (sum != r->lat.count || r->lat.n > BT_HIST_LEN)
+				inconsistent("rep %d: lat count %llu, buckets sum %llu", i,
+					     (unsigned long long)r->lat.count, (unsigned long long)sum);
 		}
 	}
 	for (int c = 0; c < res->ncells; c++) {

@@ -283,6 +283,36 @@ static char *hgrm_of(const struct bt_hist *h, double unit)
 	return buf;
 }
 
+/*
+ * A count near 2^60 makes cum/total round to 1.0 while cum < total: the
+ * percentile walk used to stop advancing and write the same row forever.
+ * The output goes to a fixed 1 MiB buffer, so the old behaviour fails with
+ * -EIO (buffer full) instead of hanging.
+ */
+static void test_hgrm_huge_count(void **state)
+{
+	static char buf[1 << 20];
+	struct bt_hist *h = new_or_fail();
+	uint32_t idx[2] = { 100, 2000 };
+	uint64_t cnt[2] = { (uint64_t)1 << 60, 1 };
+	FILE *f;
+	int rows = 0;
+
+	(void)state;
+	assert_int_equal(bt_hist_set_sparse(h, idx, cnt, 2, 100, 2000, 1e20), 0);
+	memset(buf, 0, sizeof(buf));
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	assert_int_equal(bt_hist_write_hgrm(h, f, 1.0, 5), 0);
+	assert_int_equal(fclose(f), 0);
+	for (const char *p = buf; (p = strchr(p, '\n')) != NULL; p++)
+		rows++;
+	/* Header (2), at most ticks rows per halving down to a double's precision, footer (3). */
+	assert_true(rows < 5 * 64 + 10);
+	assert_non_null(strstr(buf, " 2000.000 1.000000000000 1152921504606846977\n"));
+	bt_hist_free(h);
+}
+
 static void test_hgrm(void **state)
 {
 	struct bt_hist *h = new_or_fail();
@@ -359,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_clamp),
 		cmocka_unit_test(test_sparse_round_trip),
 		cmocka_unit_test(test_hgrm),
+		cmocka_unit_test(test_hgrm_huge_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

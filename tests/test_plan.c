@@ -612,7 +612,7 @@ static void test_load_cannot_open(void **state)
 					       &err), -ENOENT);
 	assert_string_equal(err.msg, "/nonexistent-dir/p.json: cannot open: No such file or directory");
 	assert_int_equal(bt_plan_load(&pl, "/tmp", &err), -EISDIR);
-	assert_string_equal(err.msg, "/tmp: cannot read: Is a directory");
+	assert_string_equal(err.msg, "/tmp: a directory, not a regular file");
 	bt_plan_destroy(&pl);
 }
 

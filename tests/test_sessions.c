@@ -55,6 +55,7 @@ static void write_rec(const char *path, const char *wl, int ncells, int done, ui
 		snprintf(res.cells[c].label, sizeof(res.cells[c].label), "threads=%d lock=mutex", c + 1);
 		res.cells[c].total_reps = 2;
 	}
+	unlink(path);	/* the writer never overwrites */
 	assert_int_equal(bt_recw_open(&w, path, &err), 0);
 	assert_int_equal(bt_recw_header(&w, &res), 0);
 	for (int c = 0; c < done; c++) {

@@ -49,7 +49,8 @@ void bt_cli_usage(FILE *f)
 		"                     (openssl: `openssl speed`'s table, in 1000s of bytes/s)\n"
 		"  --quiet            no progress bar\n"
 		"\n"
-		"exit status: 0 ok, 1 the run failed, 2 bad usage, 130 interrupted (Ctrl-C)\n",
+		"exit status: 0 ok, 1 the run failed, 2 bad usage, 3 the run finished but its\n"
+		"recording is incomplete (a write failed: disk full?), 130 interrupted (Ctrl-C)\n",
 		BT_VERSION);
 }
 
@@ -163,8 +164,13 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 	struct bt_run *run = NULL;
 	struct bt_err err = { "" };
 	char path[4096] = "";
-	int rc, status;
+	int rc, rec_rc, status;
 
+	if (o->fmt == BT_FMT_OPENSSL && strcmp(wl->unit, "bytes") != 0) {
+		bt_cli_error("--format openssl: %s counts %s, not bytes (use text, markdown, csv or json)",
+			     wl->name, wl->unit);
+		return BT_EXIT_USAGE;
+	}
 	if (o->record != NULL) {
 		snprintf(path, sizeof(path), "%s", o->record);
 	} else if (!o->no_record) {
@@ -172,9 +178,14 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 		char host[256] = "host";
 
 		gethostname(host, sizeof(host) - 1);
-		if (bt_rec_default_dir(dir, sizeof(dir)) < 0 ||
-		    bt_rec_default_path(path, sizeof(path), dir, wl->name, host, bt_unix_ns()) < 0) {
+		if (bt_rec_default_dir(dir, sizeof(dir)) < 0) {
 			bt_cli_error("cannot choose a recording path (set XDG_STATE_HOME, or use --record FILE or --no-record)");
+			return BT_EXIT_FAILED;
+		}
+		rc = bt_rec_default_path(path, sizeof(path), dir, wl->name, host, bt_unix_ns());
+		if (rc < 0) {
+			bt_cli_error("cannot create a recording in %s: %s (XDG_STATE_HOME must name a directory; or use --record FILE or --no-record)",
+				     dir, strerror(-rc));
 			return BT_EXIT_FAILED;
 		}
 	}
@@ -205,7 +216,10 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 
 	bt_cli_print_results(stdout, bt_run_results(run), o->fmt, NULL);
 	fflush(stdout);
-	if (path[0])
+	rec_rc = bt_run_record_error(run);
+	if (path[0] && rec_rc < 0)
+		bt_cli_error("the recording %s is incomplete: %s", path, strerror(-rec_rc));
+	else if (path[0])
 		fprintf(stderr, "recorded: %s\n", path);
 	if (rc == -EINTR) {
 		bt_cli_error("interrupted: %d of %d cells finished", bt_results_cells_done(bt_run_results(run)),
@@ -215,7 +229,7 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 		bt_cli_error("run failed: %s", bt_run_results(run)->error);
 		status = BT_EXIT_FAILED;
 	} else {
-		status = BT_EXIT_OK;
+		status = rec_rc < 0 ? BT_EXIT_RECORDING : BT_EXIT_OK;
 	}
 	bt_run_free(run);
 	return status;
@@ -284,6 +298,10 @@ int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int arg
 			*dst = val;
 		else if (is_format && bt_cli_format(val, &a->run.fmt) < 0)
 			return -1;
+	}
+	if (a->run.record && a->run.record[0] == '\0') {
+		bt_cli_error("--record needs a file name (or --no-record)");
+		return -1;
 	}
 	if (a->run.record && a->run.no_record) {
 		bt_cli_error("--record and --no-record contradict each other");

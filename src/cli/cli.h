@@ -13,6 +13,7 @@
 #define BT_EXIT_OK 0
 #define BT_EXIT_FAILED 1
 #define BT_EXIT_USAGE 2
+#define BT_EXIT_RECORDING 3	/* the run finished, its recording is incomplete */
 #define BT_EXIT_INTERRUPTED 130
 
 int bt_cmd_list(int argc, char **argv);

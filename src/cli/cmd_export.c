@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/file.h"
 #include "core/recording.h"
 #include "report/sessions.h"
 
@@ -31,6 +32,7 @@ int bt_cmd_export(int argc, char **argv)
 	struct bt_err err = { "" };
 	int hgrm = 0, status = BT_EXIT_FAILED, rc;
 	FILE *f = stdout;
+	struct bt_file_out fo;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -78,6 +80,10 @@ int bt_cmd_export(int argc, char **argv)
 		return BT_EXIT_USAGE;
 	}
 
+	if (out != NULL && !hgrm && bt_file_same(path, out)) {
+		bt_cli_error("--out %s is the recording itself: choose another file", out);
+		return BT_EXIT_USAGE;
+	}
 	if (bt_rec_read(path, &res, &err) < 0) {
 		bt_cli_error("%s", err.msg);
 		return BT_EXIT_FAILED;
@@ -95,11 +101,12 @@ int bt_cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (out != NULL) {
-		f = fopen(out, "we");
-		if (f == NULL) {
-			bt_cli_error("cannot create %s: %s", out, strerror(errno));
+		/* New files exclusively; an existing regular file through a temporary and rename. */
+		if (bt_file_out_open(&fo, out, &err) < 0) {
+			bt_cli_error("%s", err.msg);
 			goto out;
 		}
+		f = fo.f;
 	}
 	if (fmt == BT_FMT_CSV) {
 		rc = bt_sessions_export_csv(f, &res);
@@ -108,8 +115,12 @@ int bt_cmd_export(int argc, char **argv)
 		rc = ferror(f) ? -EIO : 0;
 	}
 	if (f != stdout) {
-		if (fclose(f) != 0 && rc == 0)
-			rc = -errno;
+		if (rc < 0) {
+			bt_file_out_abort(&fo);
+		} else if (bt_file_out_commit(&fo, &err) < 0) {
+			bt_cli_error("%s", err.msg);
+			goto out;
+		}
 	} else if (fflush(f) != 0 && rc == 0) {
 		rc = -EIO;
 	}

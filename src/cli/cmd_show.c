@@ -41,6 +41,12 @@ int bt_cmd_show(int argc, char **argv)
 		return BT_EXIT_FAILED;
 	}
 	bt_cli_note(path, &res);
+	if (fmt == BT_FMT_OPENSSL && strcmp(res.unit, "bytes") != 0) {
+		bt_cli_error("--format openssl: %s counts %s, not bytes (use text, markdown, csv or json)",
+			     res.workload, res.unit[0] ? res.unit : "ops");
+		bt_results_destroy(&res);
+		return BT_EXIT_USAGE;
+	}
 	bt_cli_print_results(stdout, &res, fmt, path);
 	bt_results_destroy(&res);
 	return BT_EXIT_OK;

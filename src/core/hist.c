@@ -233,9 +233,20 @@ int bt_hist_write_hgrm(const struct bt_hist *h, FILE *f, double unit_ns, int tic
 					return -EIO;
 				step = 100.0 / ((double)ticks *
 						pow(2.0, floor(log(100.0 / (100.0 - level)) / log(2.0)) + 1.0));
-				level += step;
 				if (cum >= h->total)
 					break;
+				/*
+				 * With a huge total, cum/total rounds to 1.0 while
+				 * cum < total, and the step shrinks below what a
+				 * double near 100 can add: the level no longer moves.
+				 * Past that point no level is left to report; the
+				 * closing 1.0 row follows.
+				 */
+				if (!(level + step > level) || level + step >= 100.0) {
+					level = INFINITY;
+					break;
+				}
+				level += step;
 			}
 		}
 		if (fprintf(f, "%12.3f %2.12f %10" PRIu64 "\n",

@@ -18,6 +18,7 @@
  *     in it that are not swept are ignored.
  */
 #include "core/plan.h"
+#include "core/file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -392,11 +393,12 @@ static int read_file(const char *path, char **out, size_t *outlen, struct bt_err
 	int rc;
 
 	*out = NULL;
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		rc = -errno;
+	/* Non-blocking and type-checked: a FIFO or a device as a plan must not hang start-up. */
+	rc = bt_file_open_read(path, PLAN_FILE_MAX, &f, NULL, err);
+	if (rc == -ENOENT || rc == -EACCES)
 		return bt_err_set(err, rc, "%s: cannot open: %s", path, strerror(-rc));
-	}
+	if (rc < 0)
+		return rc;
 	buf = malloc(cap);
 	if (buf == NULL) {
 		fclose(f);

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include <jansson.h>
 
 #include "bt_config.h"
+#include "core/file.h"
 
 /* ------------------------------------------------------------------ */
 /* Paths                                                                */
@@ -70,11 +72,14 @@ static void sanitize(char *dst, size_t n, const char *src)
 	dst[k] = '\0';
 }
 
+static int make_parents(const char *path, struct bt_err *err);
+
 /*
  * "<dir>/YYYYmmdd-HHMMSS-<workload>-<host>.jsonl" in UTC (the header's time
- * is UTC too), with "-2", "-3" ... before the extension when taken. The
- * check is advisory: two benchtops starting in the same second on one host
- * could still pick the same name.
+ * is UTC too), with "-2", "-3" ... before the extension when taken. The name
+ * is reserved by creating the file, empty, with O_EXCL: two benchtops that
+ * start in the same second get two files, and bt_recw_open takes the empty
+ * file over without truncating anything.
  */
 int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *workload,
 			const char *host, uint64_t unix_ns)
@@ -82,7 +87,7 @@ int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *worklo
 	char wl[64], hs[64], stamp[32];
 	time_t secs = (time_t)(unix_ns / 1000000000ull);
 	struct tm tm;
-	struct stat st;
+	int ret;
 
 	if (gmtime_r(&secs, &tm) == NULL)
 		return -EINVAL;
@@ -91,15 +96,22 @@ int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *worklo
 	sanitize(hs, sizeof(hs), host);
 	for (int k = 1; k < 10000; k++) {
 		char suffix[16] = "";
-		int w;
+		int w, fd;
 
 		if (k > 1)
 			snprintf(suffix, sizeof(suffix), "-%d", k);
 		w = snprintf(buf, n, "%s/%s-%s-%s%s.jsonl", dir, stamp, wl, hs, suffix);
 		if (w < 0 || (size_t)w >= n)
 			return -ENAMETOOLONG;
-		if (lstat(buf, &st) < 0 && errno == ENOENT)
+		if (k == 1 && (ret = make_parents(buf, NULL)) < 0)
+			return ret;
+		fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
 			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
 	}
 	return -EEXIST;
 }
@@ -130,42 +142,89 @@ static int make_parents(const char *path, struct bt_err *err)
 /* ------------------------------------------------------------------ */
 /* Writer                                                               */
 
+/*
+ * Never truncates: a path that does not exist is created exclusively; an
+ * existing path is taken only when it is an empty regular file (a name
+ * bt_rec_default_path reserved) or a character device (/dev/null). The lock
+ * keeps a second benchtop from taking the same empty file.
+ */
 int bt_recw_open(struct bt_recw *w, const char *path, struct bt_err *err)
 {
-	int fd, ret;
+	struct stat st;
+	int fd = -1, ret;
 
 	memset(w, 0, sizeof(*w));
 	w->error = -EBADF;
+	if (path[0] == '\0')
+		return bt_err_set(err, -EINVAL, "the recording path is empty");
 	if (strlen(path) >= sizeof(w->path))
 		return bt_err_set(err, -ENAMETOOLONG, "%s: path too long", path);
 	ret = make_parents(path, err);
 	if (ret < 0)
 		return ret;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;
 
-		return bt_err_set(err, -e, "cannot create %s: %s", path, strerror(e));
+		return bt_err_set(err, -e, "cannot create %s: %s", path,
+				  e == ELOOP ? "a symbolic link (not followed)" : strerror(e));
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		bt_err_set(err, ret, "%s: %s", path, strerror(-ret));
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			ret = bt_err_set(err, -EBUSY, "%s: in use by another benchtop", path);
+			goto fail;
+		}
+		if (fstat(fd, &st) < 0 || st.st_size != 0) {
+			ret = bt_err_set(err, -EEXIST,
+					 "%s exists: benchtop does not overwrite a recording (remove it or pick another name)",
+					 path);
+			goto fail;
+		}
+	} else if (!S_ISCHR(st.st_mode)) {
+		ret = bt_err_set(err, -EINVAL, "%s: %s, not a file a recording can be written to",
+				 path, bt_file_kind(&st));
+		goto fail;
 	}
 	w->f = fdopen(fd, "w");
 	if (w->f == NULL) {
-		int e = errno;
-
-		close(fd);
-		return bt_err_set(err, -e, "cannot open %s: %s", path, strerror(e));
+		ret = -errno;
+		bt_err_set(err, ret, "cannot open %s: %s", path, strerror(-ret));
+		goto fail;
 	}
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	w->error = 0;
 	return 0;
+fail:
+	close(fd);
+	return ret;
 }
 
-void bt_recw_close(struct bt_recw *w)
+/*
+ * The final flush and close are checked like every write: a full disk can
+ * first show there. Returns the first error of the whole recording (0 when
+ * every line reached the file).
+ */
+int bt_recw_close(struct bt_recw *w)
 {
-	if (w->f != NULL)
-		fclose(w->f);
+	int ret = w->error;
+
+	if (w->f != NULL) {
+		errno = 0;
+		if (fflush(w->f) != 0 && ret == 0)
+			ret = errno > 0 ? -errno : -EIO;
+		if (fclose(w->f) != 0 && ret == 0)
+			ret = errno > 0 ? -errno : -EIO;
+	}
 	w->f = NULL;
-	if (w->error == 0)
-		w->error = -EBADF;
+	w->error = ret < 0 ? ret : -EBADF;
+	return ret;
 }
 
 /* JSON has no NaN or infinity: such values are written as null. */
@@ -504,6 +563,38 @@ fail:
 	return NULL;
 }
 
+/* The same object from a rep's sparse latencies (a rep already in bt_results). */
+static json_t *rep_lat_json(const struct bt_rep_lat *l, int *bad)
+{
+	json_t *o, *b;
+
+	if (l->count == 0)
+		return json_null();
+	o = json_object();
+	b = json_array();
+	if (o == NULL || b == NULL) {
+		json_decref(o);
+		json_decref(b);
+		*bad = 1;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < l->n; i++) {
+		json_t *pair = json_array();
+
+		if (pair == NULL || json_array_append_new(pair, json_integer(l->idx[i])) != 0 ||
+		    json_array_append_new(pair, ju64(l->cnt[i])) != 0 ||
+		    json_array_append_new(b, pair) != 0) {
+			*bad = 1;
+			break;
+		}
+	}
+	put(o, "min", ju64(l->min), bad);
+	put(o, "max", ju64(l->max), bad);
+	put(o, "sum", jreal(l->sum), bad);
+	put(o, "b", b, bad);
+	return o;
+}
+
 int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 {
 	json_t *o = json_object(), *workers;
@@ -528,7 +619,7 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 	put(o, "ops_s", jreal(r->ops_s), &bad);
 	put(o, "bytes_s", jreal(r->bytes_s), &bad);
 	put(o, "lat_every", json_integer(r->lat_every), &bad);
-	put(o, "hist", hist_json(r->hist, &bad), &bad);
+	put(o, "hist", r->hist != NULL ? hist_json(r->hist, &bad) : rep_lat_json(&r->lat, &bad), &bad);
 
 	workers = json_array();
 	for (int i = 0; workers != NULL && i < r->nworkers; i++) {
@@ -643,6 +734,8 @@ struct rd {
 	struct bt_err *err;
 	char unknown[BT_ERR_MAX];	/* "type.field" names ignored, deduplicated */
 	int nunknown;
+	int *counted;		/* [ncells]: counted reps read so far, for the cell lines' check */
+	uint64_t lat_total;	/* latencies in all histograms, against BT_REC_MAX_LAT */
 };
 
 /* Known top-level fields of each line type; a newer minor version may add more. */
@@ -855,9 +948,9 @@ static int header_cells(struct rd *rd, json_t *hdr, json_t **cells)
 
 	if (ret < 0)
 		return ret;
-	if (*cells != NULL && json_array_size(*cells) > 1000000)
-		return rd_fail(rd, -EINVAL, "field \"cells\": too many cells (%zu)",
-			       json_array_size(*cells));
+	if (*cells != NULL && json_array_size(*cells) > BT_REC_MAX_CELLS)
+		return rd_fail(rd, -EINVAL, "field \"cells\": %zu cells, past the limit of %d",
+			       json_array_size(*cells), BT_REC_MAX_CELLS);
 	return 0;
 }
 
@@ -980,6 +1073,9 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 	if (ret < 0)
 		return rd_fail(rd, ret, "out of memory");
 	*inited = 1;
+	rd->counted = calloc((size_t)res->ncells + 1, sizeof(*rd->counted));
+	if (rd->counted == NULL)
+		return rd_fail(rd, -ENOMEM, "out of memory");
 
 	if ((ret = get_str(rd, hdr, "", "version", res->version, sizeof(res->version))) < 0 ||
 	    (ret = get_u64(rd, hdr, "", "start_unix_ns", &res->start_unix_ns)) < 0 ||
@@ -1024,7 +1120,8 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 		if (idx != c)
 			return rd_fail(rd, -EINVAL, "field \"%sindex\": %d, expected %d", ctx, idx, c);
 		if ((ret = get_str(rd, co, ctx, "label", cell->label, sizeof(cell->label))) < 0 ||
-		    (ret = get_i(rd, co, ctx, "reps", 0, 0, INT_MAX, &cell->total_reps)) < 0)
+		    (ret = get_i(rd, co, ctx, "reps", 0, 0, BT_REC_MAX_REP_INDEX,
+				 &cell->total_reps)) < 0)
 			return ret;
 		vals = json_object_get(co, "values");
 		if (vals == NULL || json_is_null(vals))
@@ -1059,8 +1156,8 @@ static int read_cell_rep(struct rd *rd, json_t *o, const struct bt_results *res,
 	ret = get_i(rd, o, "", "rep", 1, INT_MIN, INT_MAX, rep);
 	if (ret < 0)
 		return ret;
-	if (*rep < 0)
-		return rd_fail(rd, -EINVAL, "rep %d out of range (must be >= 0)", *rep);
+	if (*rep < 0 || *rep > BT_REC_MAX_REP_INDEX)
+		return rd_fail(rd, -EINVAL, "rep %d out of range (0..%d)", *rep, BT_REC_MAX_REP_INDEX);
 	return 0;
 }
 
@@ -1070,6 +1167,9 @@ static int read_sample(struct rd *rd, json_t *o, struct bt_results *res)
 	int ret;
 
 	memset(&s, 0, sizeof(s));
+	if (res->nsamples >= BT_REC_MAX_SAMPLES)
+		return rd_fail(rd, -EFBIG, "more than %d sample lines, past the limit",
+			       BT_REC_MAX_SAMPLES);
 	if ((ret = read_cell_rep(rd, o, res, &s.cell, &s.rep)) < 0 ||
 	    (ret = get_dbl(rd, o, "", "t", &s.t)) < 0 ||
 	    (ret = get_dbl(rd, o, "", "dt", &s.dt)) < 0 ||
@@ -1142,6 +1242,14 @@ static int read_hist(struct rd *rd, json_t *o, struct bt_hist **out)
 		}
 		idx[i] = (uint32_t)json_integer_value(ji);
 		cnt[i] = (uint64_t)json_integer_value(jc);
+		/* Totals must not wrap: neither this one nor a cell's merge of many. */
+		if (cnt[i] > BT_REC_MAX_LAT - rd->lat_total) {
+			ret = rd_fail(rd, -EFBIG,
+				      "field \"hist.b[%zu]\": more latencies than the limit of 2^62 in one recording",
+				      i);
+			goto out;
+		}
+		rd->lat_total += cnt[i];
 	}
 	h = bt_hist_new();
 	if (h == NULL) {
@@ -1169,8 +1277,9 @@ static int read_workers(struct rd *rd, json_t *o, struct bt_rep *r)
 
 	if (ret < 0 || arr == NULL || json_array_size(arr) == 0)
 		return ret;
-	if (json_array_size(arr) > 1000000)
-		return rd_fail(rd, -EINVAL, "field \"workers\": too many workers");
+	if (json_array_size(arr) > BT_REC_MAX_WORKERS)
+		return rd_fail(rd, -EINVAL, "field \"workers\": %zu workers, past the limit of %d",
+			       json_array_size(arr), BT_REC_MAX_WORKERS);
 	r->workers = calloc(json_array_size(arr), sizeof(*r->workers));
 	if (r->workers == NULL)
 		return rd_fail(rd, -ENOMEM, "out of memory");
@@ -1200,6 +1309,8 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	int ret;
 
 	memset(&r, 0, sizeof(r));
+	if (res->nreps >= BT_REC_MAX_REPS)
+		return rd_fail(rd, -EFBIG, "more than %d rep lines, past the limit", BT_REC_MAX_REPS);
 	if ((ret = read_cell_rep(rd, o, res, &r.cell, &r.rep)) < 0 ||
 	    (ret = get_bool(rd, o, "", "warmup", &r.warmup)) < 0 ||
 	    (ret = get_bool(rd, o, "", "ok", &r.ok)) < 0 ||
@@ -1220,6 +1331,8 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	    (ret = read_metric_values(rd, o, res, &r)) < 0)
 		goto fail;
 	r.lat_every = (uint32_t)lat_every;
+	if (!r.warmup && r.ok)
+		rd->counted[r.cell]++;
 	ret = bt_results_add_rep(res, &r);
 	if (ret < 0) {
 		ret = rd_fail(rd, ret, "out of memory");
@@ -1240,12 +1353,10 @@ static int read_cell(struct rd *rd, json_t *o, struct bt_results *res)
 	if ((ret = read_cell_rep(rd, o, res, &c, NULL)) < 0 ||
 	    (ret = get_i(rd, o, "", "nreps", 0, 0, INT_MAX, &nreps)) < 0)
 		return ret;
-	ret = bt_results_summarize_cell(res, c);
-	if (ret < 0)
-		return rd_fail(rd, ret, "cannot summarize cell %d", c);
-	if (nreps >= 0 && nreps != res->cells[c].nreps)
+	/* Counted as the rep lines came: summarizing here made the reader cells x reps. */
+	if (nreps >= 0 && nreps != rd->counted[c])
 		return rd_fail(rd, -EINVAL, "cell %d says %d reps, but its rep lines give %d", c,
-			       nreps, res->cells[c].nreps);
+			       nreps, rd->counted[c]);
 	return 0;
 }
 
@@ -1297,6 +1408,46 @@ static int blank(const char *s, size_t n)
 }
 
 /*
+ * getline with a ceiling: a line longer than max is not read into memory
+ * (*too_long set, the rest of it skipped). Returns the length, -1 at the
+ * end of the file.
+ */
+static ssize_t get_line_max(char **buf, size_t *cap, size_t max, FILE *f, int *too_long)
+{
+	size_t len = 0;
+	int c = EOF;
+
+	*too_long = 0;
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (len + 2 > *cap) {
+			size_t ncap = *cap ? *cap * 2 : 4096;
+			char *p;
+
+			if (ncap > max + 2)
+				ncap = max + 2;
+			if (len + 2 > ncap) {
+				*too_long = 1;
+				while (c != '\n' && (c = getc_unlocked(f)) != EOF)
+					;
+				return (ssize_t)len;
+			}
+			p = realloc(*buf, ncap);
+			if (p == NULL)
+				return -2;
+			*buf = p;
+			*cap = ncap;
+		}
+		(*buf)[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (len == 0 && c == EOF)
+		return -1;
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
+/*
  * The reader. The file is taken line by line: a line that does not parse is
  * an error, except the last one when it has no newline: that is where a
  * killed writer stopped (torn), and everything before it is kept.
@@ -1307,22 +1458,24 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int inited = 0, end_seen = 0, ret = 0;
+	int inited = 0, end_seen = 0, ret = 0, too_long = 0;
 	FILE *f;
 
 	memset(res, 0, sizeof(*res));
-	f = fopen(path, "re");
-	if (f == NULL) {
-		int e = errno;
-
-		return bt_err_set(err, -e, "%s: %s", path, strerror(e));
-	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	ret = bt_file_open_read(path, BT_FILE_MAX_RECORDING, &f, NULL, err);
+	if (ret < 0)
+		return ret;
+	while ((len = get_line_max(&line, &cap, BT_REC_MAX_LINE, f, &too_long)) >= 0) {
 		int has_nl = len > 0 && line[len - 1] == '\n';
 		json_error_t jerr;
 		json_t *o;
 
 		rd.line++;
+		if (too_long) {
+			ret = rd_fail(&rd, -EFBIG, "line longer than the limit of %u MiB",
+				      BT_REC_MAX_LINE >> 20);
+			goto out;
+		}
 		if (has_nl)
 			len--;
 		if (rd.line > 1 && blank(line, (size_t)len))
@@ -1351,6 +1504,10 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 		if (ret < 0)
 			goto out;
 	}
+	if (len == -2) {
+		ret = rd_fail(&rd, -ENOMEM, "out of memory");
+		goto out;
+	}
 	if (ferror(f)) {
 		int e = errno;
 
@@ -1362,15 +1519,9 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 		goto out;
 	}
 
-	for (int c = 0; c < res->ncells; c++) {
-		int any = 0;
-
-		for (int i = 0; i < res->nreps && !any; i++)
-			any = res->reps[i].cell == c;
-		if (any && (ret = bt_results_summarize_cell(res, c)) < 0) {
-			bt_err_set(err, ret, "%s: cannot summarize cell %d", path, c);
-			goto out;
-		}
+	if ((ret = bt_results_summarize_all(res)) < 0) {
+		bt_err_set(err, ret, "%s: cannot summarize the cells", path);
+		goto out;
 	}
 	if (rd.nunknown > 0)
 		snprintf(res->note, sizeof(res->note),
@@ -1388,6 +1539,7 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 	}
 out:
 	free(line);
+	free(rd.counted);
 	fclose(f);
 	if (ret < 0) {
 		if (inited)

@@ -46,6 +46,20 @@
 
 #define BT_RECORDING_VERSION 1
 
+/*
+ * What the reader accepts (README "Limits"): past any of these a recording
+ * is refused with one line naming the limit, so no file can make the reader
+ * take unbounded memory or time. The file itself: a regular file of at most
+ * BT_FILE_MAX_RECORDING (core/file.h).
+ */
+#define BT_REC_MAX_LINE (16u << 20)	/* bytes in one line (a rep with every bucket is ~1 MiB) */
+#define BT_REC_MAX_CELLS 4096		/* header cells, as a plan (BT_PLAN_MAX_CELLS) */
+#define BT_REC_MAX_REPS 250000		/* rep lines */
+#define BT_REC_MAX_SAMPLES 2000000	/* sample lines */
+#define BT_REC_MAX_REP_INDEX 1000000	/* a rep number, a cell's rep count */
+#define BT_REC_MAX_WORKERS 65536	/* workers of one rep */
+#define BT_REC_MAX_LAT ((uint64_t)1 << 62)	/* latencies counted in all histograms together */
+
 struct bt_recw {
 	FILE *f;
 	char path[4096];
@@ -60,11 +74,18 @@ int bt_rec_default_dir(char *buf, size_t n);
 /*
  * A readable file name in dir for a new session:
  * "<dir>/20261130-010203-pipeline-host.jsonl" (made unique with -2, -3 ...).
+ * The name is reserved: the file is created empty (with dir and its parents),
+ * exclusively, so runs started in the same second get different names.
+ * -errno (-ENOTDIR: a component of dir is a file).
  */
 int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *workload,
 			const char *host, uint64_t unix_ns);
 
-/* Create path (and missing parent directories). 0 or -errno with err set. */
+/*
+ * Create path (and missing parent directories). Nothing is truncated: path
+ * must not exist, or be an empty regular file (reserved by
+ * bt_rec_default_path) or a character device. 0 or -errno with err set.
+ */
 int bt_recw_open(struct bt_recw *w, const char *path, struct bt_err *err);
 
 /* Each writes one line and flushes it. 0 or -errno (the error is sticky: later writes fail too). */
@@ -73,7 +94,8 @@ int bt_recw_sample(struct bt_recw *w, const struct bt_sample *s);
 int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r);
 int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c);
 int bt_recw_end(struct bt_recw *w, const char *status, const char *error);
-void bt_recw_close(struct bt_recw *w);
+/* Flush and close; returns the recording's first write error (0: all of it is on disk). */
+int bt_recw_close(struct bt_recw *w);
 
 /*
  * Read a recording into res (initialized here; destroy with

@@ -33,6 +33,8 @@ void bt_results_destroy(struct bt_results *res)
 {
 	for (int i = 0; i < res->nreps; i++) {
 		bt_hist_free(res->reps[i].hist);
+		free(res->reps[i].lat.idx);
+		free(res->reps[i].lat.cnt);
 		free(res->reps[i].workers);
 	}
 	free(res->reps);
@@ -61,6 +63,52 @@ static int grow(void **arr, int len, int *cap, size_t size)
 	return 0;
 }
 
+/* r->lat from r->hist: the figures and the sparse buckets. 0 or -ENOMEM. */
+static int make_lat(struct bt_rep *r)
+{
+	struct bt_rep_lat *l = &r->lat;
+	const struct bt_hist *h = r->hist;
+	size_t n;
+
+	memset(l, 0, sizeof(*l));
+	if (h == NULL || h->total == 0)
+		return 0;
+	n = bt_hist_sparse(h, NULL, NULL, 0);
+	l->idx = malloc(n * sizeof(*l->idx));
+	l->cnt = malloc(n * sizeof(*l->cnt));
+	if (l->idx == NULL || l->cnt == NULL) {
+		free(l->idx);
+		free(l->cnt);
+		memset(l, 0, sizeof(*l));
+		return -ENOMEM;
+	}
+	l->n = (uint32_t)bt_hist_sparse(h, l->idx, l->cnt, n);
+	l->count = h->total;
+	l->min = h->min;
+	l->max = h->max;
+	l->sum = h->sum;
+	l->mean = bt_hist_mean(h);
+	l->p50 = bt_hist_percentile(h, 50);
+	l->p90 = bt_hist_percentile(h, 90);
+	l->p99 = bt_hist_percentile(h, 99);
+	l->p999 = bt_hist_percentile(h, 99.9);
+	return 0;
+}
+
+void bt_rep_lat_add(struct bt_hist *dst, const struct bt_rep_lat *l)
+{
+	if (l->count == 0)
+		return;
+	for (uint32_t k = 0; k < l->n; k++)
+		dst->counts[l->idx[k]] += l->cnt[k];
+	dst->total += l->count;
+	dst->sum += l->sum;
+	if (l->min < dst->min)
+		dst->min = l->min;
+	if (l->max > dst->max)
+		dst->max = l->max;
+}
+
 /*
  * Ownership of r->hist and r->workers always moves, also on failure (then
  * they are freed here), and both are set to NULL in *r: a caller that
@@ -68,6 +116,7 @@ static int grow(void **arr, int len, int *cap, size_t size)
  */
 int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 {
+	struct bt_cell *cell;
 	int rc = 0;
 
 	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++)
@@ -77,13 +126,25 @@ int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 		rc = -EINVAL;
 	else
 		rc = grow((void **)&res->reps, res->nreps, &res->reps_cap, sizeof(*res->reps));
+	if (rc == 0)
+		rc = make_lat(r);
+	if (rc == 0 && r->hist != NULL && r->hist->total > 0 && !r->warmup && r->ok) {
+		cell = &res->cells[r->cell];
+		if (cell->hist == NULL && (cell->hist = bt_hist_new()) == NULL)
+			rc = -ENOMEM;
+		else
+			bt_hist_add(cell->hist, r->hist);
+	}
+	bt_hist_free(r->hist);
+	r->hist = NULL;
 	if (rc < 0) {
-		bt_hist_free(r->hist);
+		free(r->lat.idx);
+		free(r->lat.cnt);
 		free(r->workers);
 	} else {
 		res->reps[res->nreps++] = *r;
 	}
-	r->hist = NULL;
+	memset(&r->lat, 0, sizeof(r->lat));
 	r->workers = NULL;
 	return rc;
 }
@@ -170,77 +231,65 @@ char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf
 enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_N };
 
 /*
- * Cell c's metric summaries over its counted reps, each over the reps that
- * have a value (a ratio with den 0 has none). *buf is scratch for the caller
- * to free.
+ * Cell c's metric summaries over the counted reps of list[0..nlist) (all
+ * reps when list is NULL), each over the reps that have a value (a ratio
+ * with den 0 has none).
  */
-static int summarize_metrics(struct bt_results *res, int c, double **buf)
+static int summarize_metrics(struct bt_results *res, int c, const int *list, int nlist)
 {
 	struct bt_cell *cell = &res->cells[c];
+	double *buf;
 
 	memset(cell->metric, 0, sizeof(cell->metric));
 	if (res->nmetrics <= 0)
 		return 0;
-	*buf = malloc(((size_t)res->nreps + 1) * sizeof(double));
-	if (*buf == NULL)
+	buf = malloc(((size_t)nlist + 1) * sizeof(double));
+	if (buf == NULL)
 		return -ENOMEM;
 	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
 		int n = 0;
 
-		for (int i = 0; i < res->nreps; i++) {
-			const struct bt_rep *r = &res->reps[i];
+		for (int k = 0; k < nlist; k++) {
+			const struct bt_rep *r = &res->reps[list != NULL ? list[k] : k];
 			double x;
 
 			if (r->cell != c || r->warmup || !r->ok)
 				continue;
 			x = bt_results_metric_rep(res, r, m);
 			if (isfinite(x))
-				(*buf)[n++] = x;
+				buf[n++] = x;
 		}
-		bt_stats_summarize(*buf, n, &cell->metric[m]);
+		bt_stats_summarize(buf, n, &cell->metric[m]);
 	}
+	free(buf);
 	return 0;
 }
 
-int bt_results_summarize_cell(struct bt_results *res, int c)
+/* Cell c's summary from the reps list[0..nlist) (all reps when list is NULL). */
+static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 {
 	struct bt_cell *cell;
 	double *v[F_N] = { NULL };
-	double *mv = NULL;
-	int n = 0, rc = 0, have_hist = 0;
+	int n = 0, rc = 0;
 
 	if (c < 0 || c >= res->ncells)
 		return -EINVAL;
 	cell = &res->cells[c];
 	for (int f = 0; f < F_N; f++) {
-		v[f] = malloc(((size_t)res->nreps + 1) * sizeof(double));
+		v[f] = malloc(((size_t)nlist + 1) * sizeof(double));
 		if (v[f] == NULL) {
 			rc = -ENOMEM;
 			goto out;
 		}
 	}
-	rc = summarize_metrics(res, c, &mv);
+	rc = summarize_metrics(res, c, list, nlist);
 	if (rc < 0)
 		goto out;
-	if (cell->hist == NULL) {
-		for (int i = 0; i < res->nreps && !have_hist; i++) {
-			const struct bt_rep *r = &res->reps[i];
-
-			have_hist = r->cell == c && !r->warmup && r->ok && r->hist != NULL;
-		}
-		if (have_hist && (cell->hist = bt_hist_new()) == NULL) {
-			rc = -ENOMEM;
-			goto out;
-		}
-	} else {
-		bt_hist_reset(cell->hist);
-	}
 
 	cell->failed = 0;
 	cell->lat_every = 0;
-	have_hist = 0;
-	for (int i = 0; i < res->nreps; i++) {
-		const struct bt_rep *r = &res->reps[i];
+	for (int k = 0; k < nlist; k++) {
+		const struct bt_rep *r = &res->reps[list != NULL ? list[k] : k];
 
 		if (r->cell != c)
 			continue;
@@ -258,17 +307,9 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 		v[F_CPU][n] = r->user_s + r->sys_s;
 		v[F_PAR][n] = r->wall_s > 0 ? (r->user_s + r->sys_s) / r->wall_s : 0;
 		n++;
-		if (r->hist != NULL) {
-			bt_hist_add(cell->hist, r->hist);
-			have_hist = 1;
-		}
 		if (r->lat_every > cell->lat_every)
 			cell->lat_every = r->lat_every;
 		snprintf(cell->verify, sizeof(cell->verify), "%s", r->verify);
-	}
-	if (!have_hist) {
-		bt_hist_free(cell->hist);
-		cell->hist = NULL;
 	}
 	bt_stats_summarize(v[F_OPS], n, &cell->ops_s);
 	bt_stats_summarize(v[F_BYTES], n, &cell->bytes_s);
@@ -284,7 +325,42 @@ int bt_results_summarize_cell(struct bt_results *res, int c)
 out:
 	for (int f = 0; f < F_N; f++)
 		free(v[f]);
-	free(mv);
+	return rc;
+}
+
+int bt_results_summarize_cell(struct bt_results *res, int c)
+{
+	return summarize(res, c, NULL, res->nreps);
+}
+
+/* A counting sort of the reps by cell, then each cell from its own list. */
+int bt_results_summarize_all(struct bt_results *res)
+{
+	int *start = calloc((size_t)res->ncells + 1, sizeof(int));
+	int *list = malloc(((size_t)res->nreps + 1) * sizeof(int));
+	int *fill = calloc((size_t)res->ncells + 1, sizeof(int));
+	int rc = 0;
+
+	if (start == NULL || list == NULL || fill == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < res->nreps; i++)
+		start[res->reps[i].cell + 1]++;
+	for (int c = 0; c < res->ncells; c++)
+		start[c + 1] += start[c];
+	for (int i = 0; i < res->nreps; i++) {
+		int c = res->reps[i].cell;
+
+		list[start[c] + fill[c]++] = i;
+	}
+	for (int c = 0; c < res->ncells && rc == 0; c++)
+		if (fill[c] > 0)
+			rc = summarize(res, c, list + start[c], fill[c]);
+out:
+	free(start);
+	free(list);
+	free(fill);
 	return rc;
 }
 

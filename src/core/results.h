@@ -60,6 +60,20 @@ struct bt_worker_result {
 	int pinned;			/* CPU it was pinned to, -1 when not pinned */
 };
 
+/*
+ * A rep's latencies once it is in bt_results: the figures tables and exports
+ * show, and the non-zero buckets. A dense histogram is 270 KiB, mostly
+ * zeros, and a sweep keeps thousands of reps: a rep keeps this instead.
+ */
+struct bt_rep_lat {
+	uint64_t count, min, max;	/* count 0: no latencies */
+	uint64_t p50, p90, p99, p999;
+	double mean, sum;
+	uint32_t n;			/* non-zero buckets */
+	uint32_t *idx;			/* owned [n] */
+	uint64_t *cnt;			/* owned [n] */
+};
+
 /* One finished repetition. */
 struct bt_rep {
 	int cell, rep;		/* rep counts warmups first: 0..warmup-1 are warmups */
@@ -74,7 +88,8 @@ struct bt_rep {
 	double metric[BT_RES_METRICS];	/* by bt_results.metrics index, as recorded: counters,
 					 * gauges and times raw (times in ns, total), ratios derived
 					 * by bt_results_add_rep (NAN for 0/0) */
-	struct bt_hist *hist;	/* owned; NULL when latency was off */
+	struct bt_hist *hist;	/* owned; NULL when latency was off; always NULL in bt_results */
+	struct bt_rep_lat lat;	/* in bt_results: hist, made sparse by bt_results_add_rep */
 	int nworkers;
 	struct bt_worker_result *workers;	/* owned, [nworkers] */
 };
@@ -133,17 +148,25 @@ void bt_results_destroy(struct bt_results *res);
  * Append a copy of *r, deriving its ratio metrics from their num and den
  * (res->metrics must be set first); ownership of r->hist and r->workers moves to res,
  * also on failure (-EINVAL for a cell out of range, -ENOMEM: then they are
- * freed), and both are set to NULL in *r.
+ * freed), and both are set to NULL in *r. The histogram is merged into its
+ * cell's (when the rep counts), kept as r->lat (sparse) and freed: memory
+ * per rep follows its occupied buckets, not the histogram's 270 KiB.
  */
 int bt_results_add_rep(struct bt_results *res, struct bt_rep *r);
 int bt_results_add_sample(struct bt_results *res, const struct bt_sample *s);
 
 /*
  * Recompute cell c's summary from its counted (non-warmup, ok) reps: the
- * statistics, the merged histogram, nreps, failed. Sets done when nreps has
- * reached total_reps.
+ * statistics, nreps, failed (the merged histogram is kept up to date by
+ * bt_results_add_rep). Sets done when nreps has reached total_reps.
  */
 int bt_results_summarize_cell(struct bt_results *res, int c);
+
+/* Every cell that has reps, in one pass over the reps (readers: linear, not cells x reps). */
+int bt_results_summarize_all(struct bt_results *res);
+
+/* dst += the latencies in lat. */
+void bt_rep_lat_add(struct bt_hist *dst, const struct bt_rep_lat *lat);
 
 /* Number of cells with done set. */
 int bt_results_cells_done(const struct bt_results *res);

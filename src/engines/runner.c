@@ -112,6 +112,7 @@ struct bt_run {
 	int status;			/* 0, -EINTR, -EIO */
 	struct bt_recw rec;
 	int recording;
+	int rec_error;			/* bt_recw_close's result */
 	char record_path[4096];
 	struct bt_topo topo;
 	double clock_cost;
@@ -389,7 +390,7 @@ static void *run_main(void *arg)
 	pthread_mutex_unlock(&r->lock);
 	if (r->recording) {
 		bt_recw_end(&r->rec, status, r->res.error);
-		bt_recw_close(&r->rec);
+		r->rec_error = bt_recw_close(&r->rec);
 		r->recording = 0;
 	}
 	set_snap(r, r->snap.cell, r->snap.rep, BT_RUN_DONE);
@@ -569,6 +570,11 @@ void bt_run_unlock(struct bt_run *r)
 const char *bt_run_record_path(const struct bt_run *r)
 {
 	return r->record_path;
+}
+
+int bt_run_record_error(const struct bt_run *r)
+{
+	return r->rec_error;
 }
 
 void bt_run_free(struct bt_run *r)

@@ -100,6 +100,12 @@ int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep)
 /* Path of the recording being written ("" when none). */
 const char *bt_run_record_path(const struct bt_run *r);
 
+/*
+ * After bt_run_wait: the recording's first write error (-ENOSPC, -EIO ...;
+ * the recording is incomplete), or 0 when every line reached the file.
+ */
+int bt_run_record_error(const struct bt_run *r);
+
 void bt_run_free(struct bt_run *r);
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "core/hist.h"
 #include "report/csv.h"
+#include "core/file.h"
 #include "core/recording.h"
 
 #define HEADER_MAX (16u << 20)	/* a header with 4096 cells is well under 1 MiB */
@@ -464,6 +465,7 @@ int bt_sessions_probe(const char *path, struct bt_session_info *info)
 	struct scan s = { 0 };
 	struct tally t = { 0 };
 	struct stat st;
+	struct bt_err err = { "" };
 	FILE *f;
 	int ret;
 
@@ -472,15 +474,14 @@ int bt_sessions_probe(const char *path, struct bt_session_info *info)
 	snprintf(info->name, sizeof(info->name), "%s",
 		 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	info->cells_done = -1;
-	f = fopen(path, "re");
-	if (f == NULL) {
-		ret = -errno;
-		unreadable(info, "%s", strerror(-ret));
+	/* Non-blocking open and a type check: a FIFO here must not hang the listing. */
+	ret = bt_file_open_read(path, 0, &f, &st, &err);
+	if (ret < 0) {
+		size_t pl = strlen(path);
+
+		unreadable(info, "%s", strncmp(err.msg, path, pl) == 0 && err.msg[pl] == ':' ?
+			   err.msg + pl + 2 : err.msg);
 		return ret;
-	}
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		ret = unreadable(info, "not a regular file");
-		goto out;
 	}
 	info->size = (uint64_t)st.st_size;
 	info->start_unix_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
@@ -673,7 +674,7 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 	for (int i = 0; i < res->nreps; i++) {
 		const struct bt_rep *r = refs[i].r;
 		const struct bt_cell *cell = &res->cells[r->cell];
-		const struct bt_hist *h = r->hist && r->hist->total ? r->hist : NULL;
+		const struct bt_rep_lat *h = r->lat.count > 0 ? &r->lat : NULL;
 
 		fprintf(f, "%d", r->cell);
 		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
@@ -691,10 +692,9 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 		fprintf(f, ",%" PRIu32, r->lat_every);
 		if (h != NULL) {
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-				bt_hist_percentile(h, 50), bt_hist_percentile(h, 90),
-				bt_hist_percentile(h, 99), bt_hist_percentile(h, 99.9), h->max);
-			bt_csv_num(f, bt_hist_mean(h));
-			fprintf(f, ",%" PRIu64, h->total);
+				h->p50, h->p90, h->p99, h->p999, h->max);
+			bt_csv_num(f, h->mean);
+			fprintf(f, ",%" PRIu64, h->count);
 		} else {
 			fputs(",,,,,,,", f);
 		}
@@ -768,24 +768,25 @@ int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
 	for (int c = 0; c < res->ncells; c++) {
 		const struct bt_hist *h = res->cells[c].hist;
 		char name[160], path[4096];
-		FILE *f;
+		struct bt_file_out fo;
 
 		if (h == NULL || h->total == 0)
 			continue;
 		bt_sessions_hgrm_name(res, c, name, sizeof(name));
 		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 			return bt_err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, name);
-		f = fopen(path, "we");
-		if (f == NULL) {
-			int e = errno;
-
-			return bt_err_set(err, -e, "cannot create %s: %s", path, strerror(e));
-		}
-		ret = bt_hist_write_hgrm(h, f, 1000.0, 5);
-		if (fclose(f) != 0 && ret == 0)
-			ret = -errno;
+		/* Created exclusively, or replacing a regular file by rename: no symlink followed. */
+		ret = bt_file_out_open(&fo, path, err);
 		if (ret < 0)
+			return ret;
+		ret = bt_hist_write_hgrm(h, fo.f, 1000.0, 5);
+		if (ret < 0) {
+			bt_file_out_abort(&fo);
 			return bt_err_set(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		}
+		ret = bt_file_out_commit(&fo, err);
+		if (ret < 0)
+			return ret;
 		written++;
 		if (cb != NULL)
 			cb(path, arg);

@@ -241,8 +241,8 @@ unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r)
 		l->hist_cell = r->cell;
 		l->hist_reps = 0;
 	}
-	if (r->hist != NULL) {
-		bt_hist_add(l->hist, r->hist);
+	if (r->lat.count > 0) {
+		bt_rep_lat_add(l->hist, &r->lat);
 		l->hist_reps++;
 	}
 	l->done_cell = r->cell;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bt_config.h"
+#include "core/file.h"
 
 static const char *const role_names[ROLE_COUNT] = {
 	[ROLE_NORMAL] = "normal",
@@ -315,9 +316,10 @@ int bt_theme_load(const char *path, struct bt_theme *t, struct bt_err *err)
 
 	bt_theme_default(t);
 	bt_theme_default(&nt);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return bt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	/* Non-blocking and type-checked: a FIFO as a theme must not hang start-up. */
+	ret = bt_file_open_read(path, BT_FILE_MAX_THEME, &f, NULL, err);
+	if (ret < 0)
+		return ret;
 	while (getline(&line, &cap, f) >= 0) {
 		char *s, *eq, *key, *val;
 		int role, hb;
