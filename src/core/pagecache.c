@@ -84,17 +84,18 @@ int bt_scratch_adopt(struct bt_scratch *sc, const char *dir, struct bt_err *err)
 {
 	DIR *d = NULL;
 	struct dirent *e;
+	struct stat st;
 	int fd, others = 0, rc = 0;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->dirfd = -1;
 	if ((size_t)snprintf(sc->path, sizeof(sc->path), "%s", dir) >= sizeof(sc->path))
 		return bt_err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		return bt_err_set(err, -ELOOP, "%s: a symlink; give the directory itself", dir);
 	sc->dirfd = open_dir(AT_FDCWD, dir);
 	if (sc->dirfd < 0)
-		return bt_err_set(err, -errno, "%s: %s", dir,
-				  errno == ELOOP ? "a symlink; give the directory itself"
-						 : strerror(errno));
+		return bt_err_set(err, -errno, "%s: %s", dir, strerror(errno));
 	if (has_marker(sc->dirfd))
 		return 0;
 	fd = dup(sc->dirfd);
@@ -105,6 +106,7 @@ int bt_scratch_adopt(struct bt_scratch *sc, const char *dir, struct bt_err *err)
 			close(fd);
 		goto out;
 	}
+	rewinddir(d);	/* a dup shares the offset of dirfd */
 	while ((e = readdir(d)) != NULL)
 		others += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
 	if (others > 0) {
@@ -148,6 +150,8 @@ static int remove_inside(int dirfd, dev_t dev, const char *keep, int depth, cons
 			close(fd);
 		return rc;
 	}
+	/* A dup shares dirfd's offset, which an earlier listing left at the end. */
+	rewinddir(d);
 	while (rc == 0 && (e = readdir(d)) != NULL) {
 		struct stat st;
 
