@@ -238,6 +238,12 @@ static void test_scratch_file_content(void **state)
 	assert_int_equal(bt_scratch_file(&sc, BT_SCRATCH_MARKER, 10, 1, NULL, NULL, &fd, &err),
 			 -EINVAL);
 	assert_int_equal(bt_scratch_file(&sc, "", 10, 1, NULL, NULL, &fd, &err), -EINVAL);
+	/* Anonymous: the same content, and no name in the directory (only data and the marker). */
+	assert_int_equal(bt_scratch_file(&sc, NULL, size, 12345, NULL, NULL, &fd, &err), 0);
+	assert_int_equal(entries(sc.path), 2);
+	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
+	assert_memory_equal(got, want, size);
+	close(fd);
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
 	assert_int_equal(rmdir(parent), 0);
 	free(got);

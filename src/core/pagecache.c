@@ -246,13 +246,28 @@ int bt_scratch_file(struct bt_scratch *sc, const char *name, uint64_t size, uint
 	const size_t bufsz = 1 << 20;
 	unsigned char *buf = NULL;
 	uint64_t x = seed ? seed : 0x9e3779b97f4a7c15ull, off = 0;
-	int fd = -1, rc = 0;
+	int fd = -1, rc = 0, named = 0;
 
 	*fdp = -1;
-	if (sc->dirfd < 0 || strchr(name, '/') != NULL || name[0] == '\0' ||
-	    strcmp(name, BT_SCRATCH_MARKER) == 0)
-		return bt_err_set(err, -EINVAL, "%s: not a file name for the scratch directory", name);
-	fd = openat(sc->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (sc->dirfd < 0 || (name != NULL && (strchr(name, '/') != NULL || name[0] == '\0' ||
+					       strcmp(name, BT_SCRATCH_MARKER) == 0)))
+		return bt_err_set(err, -EINVAL, "%s: not a file name for the scratch directory",
+				  name ? name : "(none)");
+	if (name == NULL) {
+		fd = openat(sc->dirfd, ".", O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+		/* No O_TMPFILE on this file system: a name, unlinked at once. */
+		if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+			fd = openat(sc->dirfd, "anonymous",
+				    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+			if (fd >= 0)
+				unlinkat(sc->dirfd, "anonymous", 0);
+		}
+		name = "(anonymous)";
+	} else {
+		fd = openat(sc->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		named = 1;
+	}
 	if (fd < 0)
 		return bt_err_set(err, -errno, "cannot create %s/%s: %s", sc->path, name,
 				  strerror(errno));
@@ -294,7 +309,8 @@ int bt_scratch_file(struct bt_scratch *sc, const char *name, uint64_t size, uint
 out:
 	if (fd >= 0) {
 		close(fd);
-		unlinkat(sc->dirfd, name, 0);
+		if (named)
+			unlinkat(sc->dirfd, name, 0);
 	}
 	free(buf);
 	return rc;

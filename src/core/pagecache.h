@@ -64,7 +64,9 @@ void bt_pagecache_fill(unsigned char *p, size_t n, uint64_t *state);
 
 /*
  * Create name (a plain name, no '/') in the scratch directory, O_EXCL and
- * O_NOFOLLOW, and write size bytes of bt_pagecache_fill content from seed.
+ * O_NOFOLLOW, or with name NULL an anonymous file there (O_TMPFILE, else a
+ * name unlinked at once) that is gone with its last descriptor, even when
+ * the process is killed mid-write; and write size bytes of bt_pagecache_fill content from seed.
  * each, when not NULL, sees every buffer as written (to digest it on the
  * way). Every write is checked; a full file system says so ("No space left
  * on device", with the bytes written and the free space). *fdp: the file,

@@ -270,9 +270,9 @@ static void cpu_note(char *buf, size_t n)
 
 /*
  * The scratch file for mode=stream without file=: created in a scratch
- * directory (core/pagecache.h) under $TMPDIR, else /var/tmp, which is
- * removed as soon as the file is written, so it never outlives the process
- * (not even a killed one). It is kept open for the process and reused by
+ * directory (core/pagecache.h) under $TMPDIR, else /var/tmp, as an
+ * anonymous file (O_TMPFILE), so it never outlives the process (not even a
+ * killed one); the directory is removed as soon as the file is written. It is kept open for the process and reused by
  * every rep of the same size; each rep dup()s the descriptor. digests[a]
  * caches the digest of its content per algorithm.
  */
@@ -439,9 +439,9 @@ static int scratch_get(struct hash_state *s, uint64_t size, int *fdp, struct bt_
 	rc = bt_scratch_create(&sc, NULL, "hash", err);
 	if (rc < 0)
 		goto out;
-	rc = bt_scratch_file(&sc, "scratch", size, 0x9e3779b97f4a7c15ull, digest_written, &fdg,
-			     &fd, err);
-	/* Nothing is left on disk from here on, whatever happens to the process. */
+	/* Anonymous: nothing of it outlives the process, not even a killed one. */
+	rc = bt_scratch_file(&sc, NULL, size, 0x9e3779b97f4a7c15ull, digest_written, &fdg, &fd,
+			     err);
 	rrc = bt_scratch_remove(&sc, &rerr);
 	if (rc == 0 && rrc < 0)
 		rc = bt_err_set(err, rrc, "%s", rerr.msg);
