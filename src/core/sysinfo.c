@@ -20,6 +20,14 @@
 
 #include "bt_config.h"
 
+/* Optional libraries (meson_options.txt) have a version only when built in. */
+#ifndef BT_VER_LIBMEMCACHED
+#define BT_VER_LIBMEMCACHED "not built"
+#endif
+#ifndef BT_VER_HIREDIS
+#define BT_VER_HIREDIS "not built"
+#endif
+
 #define F(name, kind) { #name, offsetof(struct bt_sysinfo, name), kind, \
 			sizeof(((struct bt_sysinfo *)0)->name) }
 

@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <omp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -44,6 +43,11 @@
 
 #include <openssl/evp.h>
 
+#include "bt_config.h"
+#if BT_HAVE_OPENMP
+#include <omp.h>
+#endif
+#include "core/units.h"
 #include "engines/pin.h"
 #include "engines/workload.h"
 #include "workloads/gost89.h"
@@ -362,6 +366,7 @@ fail:
 	return rc;
 }
 
+#if BT_HAVE_OPENMP
 /* Stop is checked once every this many units (a relaxed load; the pass is abandoned). */
 #define STOP_EVERY 4096
 
@@ -527,6 +532,24 @@ static int cipher_worker(struct bt_worker *w)
 	return 0;
 }
 
+#else
+/*
+ * Built without OpenMP (meson -Dopenmp=disabled, or no OpenMP support
+ * found): every mode runs in an OpenMP worker, so the workload registers as
+ * unavailable and the runner refuses it before setup.
+ */
+static const char *cipher_unavailable(void)
+{
+	return "built without OpenMP (apt install libgcc-12-dev, or libomp-dev for clang; "
+	       "then rebuild with -Dopenmp=enabled)";
+}
+
+static int cipher_worker(struct bt_worker *w)
+{
+	return bt_worker_fail(w, "%s", cipher_unavailable());
+}
+#endif
+
 /* Remember a serial pass; return the fastest serial wall time known for s's shape (0: none). */
 static double serial_wall(const struct cipher_state *s)
 {
@@ -636,6 +659,9 @@ const struct bt_workload bt_wl_cipher = {
 	.check = cipher_check,
 	.setup = cipher_setup,
 	.worker = cipher_worker,
+#if !BT_HAVE_OPENMP
+	.unavailable = cipher_unavailable,
+#endif
 	.verify = cipher_verify,
 	.teardown = cipher_teardown,
 };

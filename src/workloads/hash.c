@@ -12,8 +12,10 @@
  * that benchtop generates) from its start in chunk= pieces through one
  * digest; a rep is one pass (cut short only by duration= or ops=).
  * cache=cold drops the file from the page cache before each rep
- * (posix_fadvise DONTNEED), cache=warm reads it in first; the rep's verify
- * text says how much of it was resident (mincore) when the rep started.
+ * (fsync + posix_fadvise DONTNEED, core/pagecache.c), cache=warm reads it in
+ * first; the metrics resident and resident_pct say how much of it was in the
+ * page cache (mincore) when the rep started: after a cold drop, what the file
+ * system would not let go.
  *
  * One op is one byte digested (unit "bytes"), so the table reads in bytes/s
  * as openssl speed does; with algo= and block= swept and threads= not, its
@@ -33,12 +35,16 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
+#include "core/pagecache.h"
 #include "engines/workload.h"
 
 enum { P_THREADS, P_ALGO, P_BLOCK, P_API, P_MODE, P_FILE, P_SIZE, P_CHUNK, P_CACHE, P_COUNT };
@@ -54,6 +60,20 @@ static const char *const algo_choices[] = { "md5", "sha1", "sha224", "sha256", "
 static const char *const api_choices[] = { "oneshot", "ctx", NULL };
 static const char *const mode_choices[] = { "blocks", "stream", NULL };
 static const char *const cache_choices[] = { "warm", "cold", NULL };
+
+enum { M_RESIDENT, M_FILE, M_RESIDENT_PCT, M_COUNT };
+
+/* Set once per rep by setup (mode=stream; 0 with mode=blocks). */
+static const struct bt_metric metrics[] = {
+	[M_RESIDENT] = { .name = "resident", .unit = "bytes", .kind = BT_MK_GAUGE,
+			 .agg = BT_MA_MAX,
+			 .help = "bytes of the file in the page cache at the rep's start (cold: after the drop)" },
+	[M_FILE] = { .name = "file", .unit = "bytes", .kind = BT_MK_GAUGE, .agg = BT_MA_MAX,
+		     .help = "size of the streamed file" },
+	[M_RESIDENT_PCT] = { .name = "resident_pct", .unit = "%", .kind = BT_MK_RATIO,
+			     .num = "resident", .den = "file",
+			     .help = "share of the file in the page cache at the rep's start" },
+};
 
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 1024,
@@ -225,24 +245,36 @@ static int check_vectors(int algo, const EVP_MD *md, struct bt_err *err)
 	return rc;
 }
 
-/* "sha_ni yes, aes-ni yes": the CPU's hash and AES instructions. */
+/*
+ * "sha_ni yes, aes-ni yes": the CPU's hash and AES instructions, from cpuid
+ * (leaf 7 EBX bit 29: SHA; leaf 1 ECX bit 25: AES-NI). <cpuid.h> serves gcc
+ * and clang alike; clang's __builtin_cpu_supports knows no "sha".
+ */
 static void cpu_note(char *buf, size_t n)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	__builtin_cpu_init();
-	snprintf(buf, n, "cpu sha_ni %s, aes-ni %s", __builtin_cpu_supports("sha") ? "yes" : "no",
-		 __builtin_cpu_supports("aes") ? "yes" : "no");
+	unsigned a, b = 0, c = 0, d;
+	int sha = 0, aes = 0;
+
+	if (__get_cpuid(1, &a, &b, &c, &d))
+		aes = (c >> 25) & 1;
+	if (__get_cpuid_max(0, NULL) >= 7) {
+		__cpuid_count(7, 0, a, b, c, d);
+		sha = (b >> 29) & 1;
+	}
+	snprintf(buf, n, "cpu sha_ni %s, aes-ni %s", sha ? "yes" : "no", aes ? "yes" : "no");
 #else
 	snprintf(buf, n, "cpu crypto extensions not probed");
 #endif
 }
 
 /*
- * The scratch file for mode=stream without file=: created in a mkdtemp
- * directory under $TMPDIR, then unlinked at once with its directory, so it
- * never outlives the process (not even a killed one). It is kept open for
- * the process and reused by every rep of the same size; each rep dup()s the
- * descriptor. digests[a] caches the digest of its content per algorithm.
+ * The scratch file for mode=stream without file=: created in a scratch
+ * directory (core/pagecache.h) under $TMPDIR, else /var/tmp, as an
+ * anonymous file (O_TMPFILE), so it never outlives the process (not even a
+ * killed one); the directory is removed as soon as the file is written. It is kept open for the process and reused by
+ * every rep of the same size; each rep dup()s the descriptor. digests[a]
+ * caches the digest of its content per algorithm.
  */
 static struct {
 	int fd;				/* -1: none */
@@ -250,7 +282,6 @@ static struct {
 	int have[A_COUNT];
 	unsigned char digest[A_COUNT][EVP_MAX_MD_SIZE];
 	unsigned len[A_COUNT];
-	int synced;			/* fdatasync'ed (clean pages can be dropped) */
 } scratch = { .fd = -1 };
 
 /* ---- the job --------------------------------------------------------- */
@@ -276,7 +307,7 @@ struct hash_state {
 	int have_want;				/* stream: want/wantlen is the file's digest */
 	unsigned char want[EVP_MAX_MD_SIZE];
 	unsigned wantlen;
-	double resident;			/* stream: % of the file in the page cache at start */
+	uint64_t resident;			/* stream: bytes in the page cache at start */
 	char provider[64];
 };
 
@@ -324,20 +355,6 @@ static void hash_teardown(struct bt_job *job)
 	job->state = NULL;
 }
 
-/* Deterministic filler: xorshift64*, so a scratch file's content is known. */
-static void fill(unsigned char *p, size_t n, uint64_t *x)
-{
-	for (size_t i = 0; i < n; i += 8) {
-		uint64_t v;
-
-		*x ^= *x >> 12;
-		*x ^= *x << 25;
-		*x ^= *x >> 27;
-		v = *x * 2685821657736338717ull;
-		memcpy(p + i, &v, n - i < 8 ? n - i : 8);
-	}
-}
-
 /* Read all of fd (from offset 0) through md into out, or just read it when md is NULL. */
 static int read_through(int fd, uint64_t size, const EVP_MD *md, unsigned char *out,
 			unsigned *outlen, struct bt_err *err)
@@ -381,6 +398,20 @@ out:
 	return rc;
 }
 
+/* Digest the scratch file's content on its way to the disk. */
+struct fill_digest {
+	EVP_MD_CTX *ctx;
+	int failed;
+};
+
+static void digest_written(const unsigned char *buf, size_t n, void *arg)
+{
+	struct fill_digest *fd = arg;
+
+	if (!fd->failed && !EVP_DigestUpdate(fd->ctx, buf, n))
+		fd->failed = 1;
+}
+
 /*
  * Make (or reuse) the scratch file of size bytes, with the digest of its
  * content under s->algo; return a dup of its descriptor in *fdp. Called
@@ -388,12 +419,10 @@ out:
  */
 static int scratch_get(struct hash_state *s, uint64_t size, int *fdp, struct bt_err *err)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096], path[4200];
-	unsigned char *buf = NULL;
-	EVP_MD_CTX *ctx = NULL;
-	uint64_t x = 0x9e3779b97f4a7c15ull, off = 0;
-	int fd = -1, rc = 0;
+	struct bt_scratch sc = { .dirfd = -1 };
+	struct fill_digest fdg = { 0 };
+	struct bt_err rerr;
+	int fd = -1, rc = 0, rrc;
 
 	if (scratch.fd >= 0 && scratch.size == size)
 		goto have;
@@ -402,53 +431,26 @@ static int scratch_get(struct hash_state *s, uint64_t size, int *fdp, struct bt_
 	memset(&scratch, 0, sizeof(scratch));
 	scratch.fd = -1;
 
-	snprintf(dir, sizeof(dir), "%s/benchtop-hash-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL)
-		return bt_err_set(err, -errno, "cannot create a scratch directory %s: %s", dir,
-				  strerror(errno));
-	snprintf(path, sizeof(path), "%s/scratch", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		rc = bt_err_set(err, -errno, "cannot create %s: %s", path, strerror(errno));
-	/* Nothing is left on disk from here on, whatever happens to the process. */
-	if (fd >= 0)
-		unlink(path);
-	rmdir(dir);
-	if (rc < 0)
-		return rc;
-
-	buf = malloc(1 << 20);
-	ctx = EVP_MD_CTX_new();
-	if (buf == NULL || ctx == NULL || !EVP_DigestInit_ex2(ctx, s->md, NULL)) {
+	fdg.ctx = EVP_MD_CTX_new();
+	if (fdg.ctx == NULL || !EVP_DigestInit_ex2(fdg.ctx, s->md, NULL)) {
 		rc = bt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	while (off < size) {
-		size_t n = size - off < (1u << 20) ? (size_t)(size - off) : (1u << 20);
-		ssize_t w;
-
-		fill(buf, n, &x);
-		if (!EVP_DigestUpdate(ctx, buf, n)) {
-			rc = bt_err_set(err, -EIO, "EVP_DigestUpdate failed");
-			goto out;
-		}
-		for (size_t done = 0; done < n; done += (size_t)w) {
-			w = pwrite(fd, buf + done, n - done, (off_t)(off + done));
-			if (w < 0 && errno == EINTR) {
-				w = 0;
-				continue;
-			}
-			if (w <= 0) {
-				rc = bt_err_set(err, -EIO, "cannot write the %llu-byte scratch file in %s: %s",
-						(unsigned long long)size, dir,
-						w < 0 ? strerror(errno) : "short write");
-				goto out;
-			}
-		}
-		off += n;
-	}
-	if (!EVP_DigestFinal_ex(ctx, scratch.digest[s->algo], &scratch.len[s->algo])) {
-		rc = bt_err_set(err, -EIO, "EVP_DigestFinal_ex failed");
+	rc = bt_scratch_create(&sc, NULL, "hash", err);
+	if (rc < 0)
+		goto out;
+	/* Anonymous: nothing of it outlives the process, not even a killed one. */
+	rc = bt_scratch_file(&sc, NULL, size, 0x9e3779b97f4a7c15ull, digest_written, &fdg, &fd,
+			     err);
+	rrc = bt_scratch_remove(&sc, &rerr);
+	if (rc == 0 && rrc < 0)
+		rc = bt_err_set(err, rrc, "%s", rerr.msg);
+	if (rc < 0)
+		goto out;
+	if (fdg.failed || !EVP_DigestFinal_ex(fdg.ctx, scratch.digest[s->algo],
+					      &scratch.len[s->algo])) {
+		rc = bt_err_set(err, -EIO, "algo=%s: digest of the scratch file failed",
+				algo_choices[s->algo]);
 		goto out;
 	}
 	scratch.have[s->algo] = 1;
@@ -463,15 +465,6 @@ have:
 			goto out;
 		scratch.have[s->algo] = 1;
 	}
-	/* Dirty pages cannot be dropped: make them clean once for cache=cold. */
-	if (s->cache == C_COLD && !scratch.synced) {
-		if (fdatasync(scratch.fd) < 0) {
-			rc = bt_err_set(err, -errno, "fdatasync of the scratch file: %s",
-					strerror(errno));
-			goto out;
-		}
-		scratch.synced = 1;
-	}
 	memcpy(s->want, scratch.digest[s->algo], scratch.len[s->algo]);
 	s->wantlen = scratch.len[s->algo];
 	s->have_want = 1;
@@ -481,46 +474,15 @@ have:
 out:
 	if (fd >= 0)
 		close(fd);
-	EVP_MD_CTX_free(ctx);
-	free(buf);
+	EVP_MD_CTX_free(fdg.ctx);
 	return rc;
 }
 
-/* Percentage of fd's first size bytes resident in the page cache (mincore); < 0 unknown. */
-static double resident_pct(int fd, uint64_t size)
-{
-	const uint64_t win = 1ull << 30;
-	long pg = sysconf(_SC_PAGESIZE);
-	uint64_t in = 0, pages = 0;
-	unsigned char *vec;
-
-	if (size == 0)
-		return 100;
-	vec = malloc((size_t)(win / (uint64_t)pg));
-	if (vec == NULL)
-		return -1;
-	for (uint64_t off = 0; off < size; off += win) {
-		size_t len = (size_t)(size - off < win ? size - off : win);
-		size_t np = (len + (size_t)pg - 1) / (size_t)pg;
-		void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
-
-		if (m == MAP_FAILED) {
-			free(vec);
-			return -1;
-		}
-		if (mincore(m, len, vec) == 0) {
-			for (size_t i = 0; i < np; i++)
-				in += vec[i] & 1;
-			pages += np;
-		}
-		munmap(m, len);
-	}
-	free(vec);
-	return pages ? 100.0 * (double)in / (double)pages : -1;
-}
-
-/* mode=stream: open (or make) the file and put its pages where cache= says. */
-static int stream_setup(struct hash_state *s, const struct bt_job *job, struct bt_err *err)
+/*
+ * mode=stream: open (or make) the file and put its pages where cache= says;
+ * the rep's metrics say how much of it is resident now.
+ */
+static int stream_setup(struct hash_state *s, struct bt_job *job, struct bt_err *err)
 {
 	const char *file = bt_job_param(job, P_FILE)->text;
 	int rc;
@@ -543,15 +505,20 @@ static int stream_setup(struct hash_state *s, const struct bt_job *job, struct b
 		s->fsize = (uint64_t)bt_job_param(job, P_SIZE)->i;
 	}
 	if (s->cache == C_COLD) {
-		rc = posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (rc != 0)
-			return bt_err_set(err, -rc, "posix_fadvise(DONTNEED): %s", strerror(rc));
-	} else if (resident_pct(s->fd, s->fsize) < 100) {
-		rc = read_through(s->fd, s->fsize, NULL, NULL, NULL, err);
+		rc = bt_pagecache_drop(s->fd, &s->resident, err);
+		if (rc < 0)
+			return rc;
+	} else {
+		rc = bt_pagecache_resident(s->fd, &s->resident, err);
+		if (rc == 0 && s->resident < s->fsize)
+			rc = read_through(s->fd, s->fsize, NULL, NULL, NULL, err);
+		if (rc == 0)
+			rc = bt_pagecache_resident(s->fd, &s->resident, err);
 		if (rc < 0)
 			return rc;
 	}
-	s->resident = resident_pct(s->fd, s->fsize);
+	bt_job_metric(job, M_RESIDENT, s->resident);
+	bt_job_metric(job, M_FILE, s->fsize);
 	return 0;
 }
 
@@ -614,7 +581,7 @@ static int hash_setup(struct bt_job *job, struct bt_err *err)
 			uint64_t x = 0x243f6a8885a308d3ull + (uint64_t)i;
 			unsigned len;
 
-			fill(l->buf, n, &x);
+			bt_pagecache_fill(l->buf, n, &x);
 			/* The reference, through the incremental API in two pieces. */
 			if (!EVP_DigestInit_ex2(l->ctx, s->md, NULL) ||
 			    !EVP_DigestUpdate(l->ctx, l->buf, n / 2) ||
@@ -779,7 +746,9 @@ static int hash_verify(struct bt_job *job, struct bt_err *err)
 		snprintf(got, sizeof(got), "not verified: no pass finished");
 	bt_err_set(err, 0, "ok: %s, %s, provider %s; %s; cache %s, %.0f%% resident at start; %s%s",
 		   algo_choices[s->algo], OpenSSL_version(OPENSSL_VERSION), s->provider, cpu,
-		   cache_choices[s->cache], s->resident, complete ? "digest " : "", got);
+		   cache_choices[s->cache],
+		   s->fsize ? 100.0 * (double)s->resident / (double)s->fsize : 100.0,
+		   complete ? "digest " : "", got);
 	return 0;
 }
 
@@ -791,6 +760,8 @@ const struct bt_workload bt_wl_hash = {
 	.lat_what = "one block digested (mode=stream: one chunk read + digested)",
 	.params = params,
 	.nparams = P_COUNT,
+	.metrics = metrics,
+	.nmetrics = M_COUNT,
 	.stop_default = "duration=1s",
 	.check = hash_check,
 	.setup = hash_setup,

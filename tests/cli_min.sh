@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# cli_min.sh - a build without the optional libraries (meson -Dopenmp=disabled
+# and the others disabled; ./dev test makes it in build-min): the stubbed
+# workload still registers, `list` says why it is unavailable and what to
+# install, `run` refuses it with exit 2 and one line; the rest still runs.
+# usage: tests/cli_min.sh path/to/benchtop
+set -u
+BT=$1
+T=$(mktemp -d /tmp/bt-cli-min.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_STATE_HOME="$T/state"
+pass=0 failn=0
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { failn=$((failn + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '  %s\n' "$2"; }
+
+WHY="built without OpenMP (apt install libgcc-12-dev, or libomp-dev for clang; then rebuild with -Dopenmp=enabled)"
+
+out=$("$BT" list); rc=$?
+line=$(grep '^cipher ' <<<"$out")
+[ $rc -eq 0 ] && [[ "$line" == *"[unavailable: $WHY]" ]] && ok "list: cipher unavailable, with the reason" ||
+	bad "list: cipher unavailable" "$out"
+n=$(grep -c 'unavailable' <<<"$out")
+[ "$n" -eq 1 ] && ok "list: only cipher is unavailable" || bad "list: only cipher" "$out"
+out=$("$BT" list cipher); rc=$?
+[ $rc -eq 0 ] && grep -qxF "  UNAVAILABLE: $WHY" <<<"$out" && ok "list cipher: UNAVAILABLE line" ||
+	bad "list cipher" "$out"
+
+"$BT" run cipher >"$T/out" 2>"$T/err"; rc=$?
+want="benchtop: cipher is unavailable: $WHY"
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ "$(cat "$T/err")" = "$want" ] && [ ! -s "$T/out" ]; then
+	ok "run cipher: exit 2, one line"
+else
+	bad "run cipher" "rc=$rc err=$(cat "$T/err") out=$(cat "$T/out")"
+fi
+[ ! -d "$XDG_STATE_HOME/benchtop/sessions" ] || [ -z "$(ls -A "$XDG_STATE_HOME/benchtop/sessions")" ] &&
+	ok "refused run records nothing" || bad "refused run records nothing"
+
+"$BT" run null ops=1000 reps=1 warmup=0 --no-record --format csv >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '^null,done,1,' "$T/out" && ok "null still runs" || bad "null still runs" "rc=$rc $(cat "$T/err")"
+
+echo "$pass passed, $failn failed"
+[ $failn -eq 0 ]
