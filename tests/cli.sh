@@ -128,5 +128,24 @@ head -c $(( $(wc -c <"$T/a.jsonl") - 40 )) "$T/a.jsonl" >"$T/cut.jsonl"
 "$BT" show "$T/cut.jsonl" >"$T/cut.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q interrupted "$T/cut.out" && ok "torn recording opens as interrupted" || bad "torn recording" "$(cat "$T/cut.out")"
 
+# Any swept axis makes the rows: the first one given, or the one rows= names.
+"$BT" run pipeline units=100,1000,10000 threads=4 reps=1 warmup=0 --no-record >"$T/u.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^units +\| items/s' "$T/u.out" && grep -Eq '^100 +\|' "$T/u.out" &&
+	grep -Eq '^10000 +\|' "$T/u.out" && grep -q 'speedup = throughput / that at units=100$' "$T/u.out" &&
+	ok "units=... makes the rows, with speedups" || bad "units rows" "rc=$rc $(cat "$T/u.out" "$T/err")"
+"$BT" run pipeline threads=1,2 units=100,1000 rows=units reps=1 warmup=0 --no-record >"$T/u2.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^units +\| items/s' "$T/u2.out" && grep -Eq '^ +\| threads=1 +\| threads=2' "$T/u2.out" &&
+	grep -q '^units=1000 threads=2 ' "$T/u2.out" &&
+	ok "rows=units: units rows, threads groups" || bad "rows=units" "rc=$rc $(cat "$T/u2.out" "$T/err")"
+"$BT" run null threads=1,2 work=1,2 ops=1000 reps=1 warmup=0 --record "$T/w.jsonl" >"$T/w.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^threads +\| ops/s' "$T/w.out" && grep -q 'speedup = throughput / that at threads=1$' "$T/w.out" &&
+	head -1 "$T/w.jsonl" | grep -q '"axes":\["threads","work"\],"worker_axes":\["threads"\]' &&
+	ok "threads=1,2: speedup; the recording names the worker axis" || bad "threads worker axis" "rc=$rc $(head -c 600 "$T/w.jsonl") $(cat "$T/w.out")"
+"$BT" run null work=1,2 threads=1,2 ops=1000 reps=1 warmup=0 --record "$T/w2.jsonl" >"$T/w2.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^work +\| ops/s' "$T/w2.out" &&
+	head -1 "$T/w2.jsonl" | grep -q '"axes":\["work","threads"\],"worker_axes":\["threads"\]' &&
+	ok "the order given is the order of the axes" || bad "axis order" "rc=$rc $(cat "$T/w2.out")"
+expect_err "rows=bogus" 2 "benchtop: rows=bogus: pipeline has no parameter bogus (see benchtop list pipeline)" -- run pipeline rows=bogus
+
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

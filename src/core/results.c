@@ -6,8 +6,11 @@
 #include "core/results.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/param.h"
 
 int bt_results_init(struct bt_results *res, int ncells)
 {
@@ -182,4 +185,39 @@ int bt_results_cells_done(const struct bt_results *res)
 	for (int c = 0; c < res->ncells; c++)
 		n += res->cells[c].done != 0;
 	return n;
+}
+
+int bt_results_axis_value(const char *text, double *out)
+{
+	char *end;
+	int64_t v;
+	double d;
+
+	if (text[0] == '\0')
+		return -EINVAL;
+	d = strtod(text, &end);
+	if (*end == '\0' && isfinite(d)) {
+		*out = d;
+		return 0;
+	}
+	if (bt_parse_size(text, &v) == 0 || bt_parse_duration(text, &v) == 0) {
+		*out = (double)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int bt_results_axis_numeric(const struct bt_results *res, int a)
+{
+	double x;
+	int distinct = 0;
+
+	if (a < 0 || a >= res->naxes || res->ncells < 2)
+		return 0;
+	for (int c = 0; c < res->ncells; c++) {
+		if (bt_results_axis_value(res->cells[c].values[a], &x) < 0)
+			return 0;
+		distinct |= strcmp(res->cells[c].values[a], res->cells[0].values[a]) != 0;
+	}
+	return distinct;
 }

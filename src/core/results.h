@@ -103,7 +103,8 @@ struct bt_results {
 	char *plan_json;		/* owned: bt_plan_to_json of the plan */
 	struct bt_sysinfo machine;
 	int naxes;
-	char axes[BT_RES_AXES][BT_RES_TEXT];
+	char axes[BT_RES_AXES][BT_RES_TEXT];	/* axes[0] makes the rows of the tables */
+	int axis_workers[BT_RES_AXES];	/* 1: the axis counts workers (BT_PF_WORKERS) */
 	int nmetrics;
 	struct bt_metric_info metrics[BT_RES_METRICS];	/* the workload's typed metrics */
 	int ncells;
@@ -139,5 +140,17 @@ int bt_results_summarize_cell(struct bt_results *res, int c);
 
 /* Number of cells with done set. */
 int bt_results_cells_done(const struct bt_results *res);
+
+/*
+ * A cell's value on an axis as a number: plain ("100", "2.5"), a size in
+ * bytes ("64K") or a duration in ns ("5ms"). 0, or -EINVAL for other text.
+ */
+int bt_results_axis_value(const char *text, double *out);
+
+/*
+ * 1 when axis a has at least two values and every cell's value on it is a
+ * number (bt_results_axis_value): a scaling chart and speedups apply.
+ */
+int bt_results_axis_numeric(const struct bt_results *res, int a);
 
 #endif
