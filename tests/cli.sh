@@ -145,6 +145,10 @@ rc=$?; [ $rc -eq 0 ] && grep -Eq '^threads +\| ops/s' "$T/w.out" && grep -q 'spe
 rc=$?; [ $rc -eq 0 ] && grep -Eq '^work +\| ops/s' "$T/w2.out" &&
 	head -1 "$T/w2.jsonl" | grep -q '"axes":\["work","threads"\],"worker_axes":\["threads"\]' &&
 	ok "the order given is the order of the axes" || bad "axis order" "rc=$rc $(cat "$T/w2.out")"
+expect_err "rows= names an axis that is not swept" 2 "benchtop: rows=units: units is not swept (swept: threads)" -- run pipeline threads=1,2 rows=units
+# A key given twice is refused on the command line, as in a plan file (run, rerun and the TUI's prefill alike).
+expect_err "a key given twice" 2 "benchtop: threads=2: threads given twice" -- run null threads=1 threads=2
+expect_err "rerun: a key given twice" 2 "benchtop: reps=2: reps given twice" -- rerun "$T/w.jsonl" reps=1 reps=2 --no-record
 expect_err "rows=bogus" 2 "benchtop: rows=bogus: pipeline has no parameter bogus (see benchtop list pipeline)" -- run pipeline rows=bogus
 
 echo "$pass passed, $failn failed"
