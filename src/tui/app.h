@@ -239,7 +239,10 @@ struct bt_app {
 	struct bt_lineed prompt_ed;
 };
 
-/* --- tui.c: shared drawing helpers ------------------------------------- */
+/* --- app.c: what every screen uses (no screen calls into tui.c) -------- */
+
+/* Draw text as UTF-8 (1) or ASCII (0) from now on; tui.c sets it when the terminal opens. */
+void bt_app_text_mode(int utf8);
 
 /* Fill r with blanks in the normal role. */
 void bt_app_clear(WINDOW *w, struct bt_rect r);

@@ -13,7 +13,6 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +25,6 @@
 #include "tui/tui.h"
 #include "workloads/registry.h"
 
-static int g_utf8;
 static SCREEN *g_screen;
 
 /* atexit guard: whatever path ends the process, the terminal comes back. */
@@ -34,43 +32,6 @@ static void restore_terminal(void)
 {
 	if (g_screen != NULL && !isendwin())
 		endwin();
-}
-
-/* --- drawing helpers ----------------------------------------------------- */
-
-void bt_app_clear(WINDOW *w, struct bt_rect r)
-{
-	bt_rect_fill(w, r, bt_role_attr(ROLE_NORMAL));
-}
-
-void bt_app_put(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *text)
-{
-	struct bt_rect r = { y, x, 1, maxw };
-
-	if (maxw > 0)
-		bt_text_draw(w, r, 0, 0, text, bt_role_attr(role), g_utf8);
-}
-
-void bt_app_putf(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	bt_app_put(w, y, x, maxw, role, buf);
-}
-
-void bt_app_status(struct bt_app *a, enum bt_role role, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->status, sizeof(a->status), fmt, ap);
-	va_end(ap);
-	a->status_role = role;
-	a->dirty |= DIRTY_STATUS;
 }
 
 /* --- themes -------------------------------------------------------------- */
@@ -153,9 +114,9 @@ static void draw_header(WINDOW *w, const struct bt_app *a)
 		snprintf(right, sizeof(right), "theme %s  ? help ", a->theme_name);
 		rw = (int)strlen(right);
 		r.w = a->cols - rw - 1;
-		bt_text_draw(w, r, 0, 0, buf, bt_role_attr(ROLE_TITLE) | A_REVERSE, g_utf8);
+		bt_text_draw(w, r, 0, 0, buf, bt_role_attr(ROLE_TITLE) | A_REVERSE, a->utf8);
 		r.w = a->cols;
-		bt_text_draw(w, r, 0, a->cols - rw, right, bt_role_attr(ROLE_TITLE) | A_REVERSE, g_utf8);
+		bt_text_draw(w, r, 0, a->cols - rw, right, bt_role_attr(ROLE_TITLE) | A_REVERSE, a->utf8);
 	}
 }
 
@@ -726,7 +687,8 @@ static int tui_session(int argc, char **argv, const char *replay)
 		bt_wb_destroy(a);
 		return BT_EXIT_USAGE;
 	}
-	a->utf8 = g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	bt_app_text_mode(a->utf8);
 	g_screen = newterm(NULL, stdout, stdin);
 	if (g_screen == NULL) {
 		bt_cast_stop();
