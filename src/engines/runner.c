@@ -572,11 +572,6 @@ void bt_run_unlock(struct bt_run *r)
 	pthread_mutex_unlock(&r->lock);
 }
 
-const char *bt_run_record_path(const struct bt_run *r)
-{
-	return r->record_path;
-}
-
 void bt_run_free(struct bt_run *r)
 {
 	if (r == NULL)

@@ -97,9 +97,6 @@ void bt_run_unlock(struct bt_run *r);
  */
 int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep);
 
-/* Path of the recording being written ("" when none). */
-const char *bt_run_record_path(const struct bt_run *r);
-
 void bt_run_free(struct bt_run *r);
 
 #endif
