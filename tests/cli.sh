@@ -148,6 +148,28 @@ grep -q 'timeouts (waits)' "$T/m.show" && ok "metrics: show of the recording" ||
 grep -Eq '^pipeline +timeouts \(waits\) ' "$T/m.cmp" && ok "metrics: compare" || bad "metrics compare" "$(cat "$T/m.cmp")"
 "$BT" export "$T/m1.jsonl" --format csv --out "$T/m.exp.csv" 2>/dev/null
 head -1 "$T/m.exp.csv" | grep -q ',lat_count,timeouts_waits$' && ok "metrics: export per rep" || bad "metrics export" "$(head -2 "$T/m.exp.csv")"
+# Any swept axis makes the rows: the first one given, or the one rows= names.
+"$BT" run pipeline units=100,1000,10000 threads=4 reps=1 warmup=0 --no-record >"$T/u.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^units +\| items/s' "$T/u.out" && grep -Eq '^100 +\|' "$T/u.out" &&
+	grep -Eq '^10000 +\|' "$T/u.out" && grep -q 'speedup = throughput / that at units=100$' "$T/u.out" &&
+	ok "units=... makes the rows, with speedups" || bad "units rows" "rc=$rc $(cat "$T/u.out" "$T/err")"
+"$BT" run pipeline threads=1,2 units=100,1000 rows=units reps=1 warmup=0 --no-record >"$T/u2.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^units +\| items/s' "$T/u2.out" && grep -Eq '^ +\| threads=1 +\| threads=2' "$T/u2.out" &&
+	grep -q '^units=1000 threads=2 ' "$T/u2.out" &&
+	ok "rows=units: units rows, threads groups" || bad "rows=units" "rc=$rc $(cat "$T/u2.out" "$T/err")"
+"$BT" run null threads=1,2 work=1,2 ops=1000 reps=1 warmup=0 --record "$T/w.jsonl" >"$T/w.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^threads +\| ops/s' "$T/w.out" && grep -q 'speedup = throughput / that at threads=1$' "$T/w.out" &&
+	head -1 "$T/w.jsonl" | grep -q '"axes":\["threads","work"\],"worker_axes":\["threads"\]' &&
+	ok "threads=1,2: speedup; the recording names the worker axis" || bad "threads worker axis" "rc=$rc $(head -c 600 "$T/w.jsonl") $(cat "$T/w.out")"
+"$BT" run null work=1,2 threads=1,2 ops=1000 reps=1 warmup=0 --record "$T/w2.jsonl" >"$T/w2.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && grep -Eq '^work +\| ops/s' "$T/w2.out" &&
+	head -1 "$T/w2.jsonl" | grep -q '"axes":\["work","threads"\],"worker_axes":\["threads"\]' &&
+	ok "the order given is the order of the axes" || bad "axis order" "rc=$rc $(cat "$T/w2.out")"
+expect_err "rows= names an axis that is not swept" 2 "benchtop: rows=units: units is not swept (swept: threads)" -- run pipeline threads=1,2 rows=units
+# A key given twice is refused on the command line, as in a plan file (run, rerun and the TUI's prefill alike).
+expect_err "a key given twice" 2 "benchtop: threads=2: threads given twice" -- run null threads=1 threads=2
+expect_err "rerun: a key given twice" 2 "benchtop: reps=2: reps given twice" -- rerun "$T/w.jsonl" reps=1 reps=2 --no-record
+expect_err "rows=bogus" 2 "benchtop: rows=bogus: pipeline has no parameter bogus (see benchtop list pipeline)" -- run pipeline rows=bogus
 
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

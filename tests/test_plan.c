@@ -28,7 +28,8 @@ static int check_not_x(const char *text, struct bt_err *err)
 
 /* The common table: what every run has. */
 static const struct bt_param common[] = {
-	{ .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 1024 },
+	{ .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 1024,
+	  .flags = BT_PF_WORKERS },
 	{ .name = "reps", .kind = BT_P_INT, .def = "5", .min = 1, .max = 1000,
 	  .flags = BT_PF_NOSWEEP },
 	{ .name = "duration", .kind = BT_P_DURATION, .def = "5ms", .min = 0,
@@ -45,11 +46,12 @@ static const struct bt_param wl[] = {
 	{ .name = "name", .kind = BT_P_STRING, .def = "a", .check = check_not_x },
 	{ .name = "notify", .kind = BT_P_ENUM, .def = "signal", .choices = notify_choices },
 	{ .name = "pin", .kind = BT_P_STRING, .def = "none" },
+	{ .name = "rows", .kind = BT_P_STRING, .def = "", .flags = BT_PF_NOSWEEP | BT_PF_ROWS },
 };
 #define NWL (sizeof(wl) / sizeof(wl[0]))
 
 enum { I_THREADS, I_REPS, I_DURATION, I_LOCK, I_BLOCK, I_VERIFY, I_ALGO, I_NAME, I_NOTIFY,
-	I_PIN, NALL };
+	I_PIN, I_ROWS, NALL };
 
 static void init(struct bt_plan *pl)
 {
@@ -243,19 +245,19 @@ static void test_axes_order(void **state)
 	set(&pl, "notify", "signal,broadcast");
 	set(&pl, "lock", "mutex,spin,ticket");
 	axes_are(&pl, "notify lock");
-	/* threads goes first whenever it is swept. */
+	/* No parameter is special: threads takes its turn like any other. */
 	set(&pl, "threads", "1,2");
-	axes_are(&pl, "threads notify lock");
+	axes_are(&pl, "notify lock threads");
 	assert_int_equal(pl.ncells, 12);
 	/* Re-setting an axis keeps its place. */
 	set(&pl, "notify", "broadcast,signal");
-	axes_are(&pl, "threads notify lock");
+	axes_are(&pl, "notify lock threads");
 	/* A single value removes it; setting a list again appends it. */
 	set(&pl, "notify", "signal");
-	axes_are(&pl, "threads lock");
+	axes_are(&pl, "lock threads");
 	assert_int_equal(pl.ncells, 6);
 	set(&pl, "notify", "signal,broadcast");
-	axes_are(&pl, "threads lock notify");
+	axes_are(&pl, "lock threads notify");
 	set(&pl, "threads", "4");
 	axes_are(&pl, "lock notify");
 	assert_int_equal(pl.ncells, 6);
@@ -280,12 +282,12 @@ static void test_cells(void **state)
 	int c, t, l, n;
 
 	init(&pl);
+	set(&pl, "threads", "1,2,4");
 	set(&pl, "lock", "mutex,spin");
 	set(&pl, "notify", "signal,broadcast");
-	set(&pl, "threads", "1,2,4");
 	set(&pl, "block", "4K");
 	assert_int_equal(pl.ncells, 12);
-	/* Row-major: threads outermost, notify (the last axis) fastest. */
+	/* Row-major: threads (the first axis given) outermost, notify (the last) fastest. */
 	c = 0;
 	for (t = 0; t < 3; t++) {
 		for (l = 0; l < 2; l++) {
@@ -401,7 +403,8 @@ static const char tiny_json[] =
 	"    \"algo\": \"md5+sha256\",\n"
 	"    \"name\": \"a\",\n"
 	"    \"notify\": \"signal\",\n"
-	"    \"pin\": \"list:0,2\"\n"
+	"    \"pin\": \"list:0,2\",\n"
+	"    \"rows\": \"threads\"\n"
 	"  }\n"
 	"}";
 
@@ -417,6 +420,7 @@ static void test_to_json(void **state)
 	set(&pl, "verify", "no");
 	set(&pl, "algo", "sha256+md5");
 	set(&pl, "pin", "list:0,2");
+	set(&pl, "rows", "threads");	/* given second, the rows: first */
 	s = bt_plan_to_json(&pl);
 	assert_non_null(s);
 	assert_string_equal(s, tiny_json);
@@ -681,9 +685,78 @@ static void test_axes_key(void **state)
 	init(&pl);
 	if (bt_plan_apply_json(&pl, doc, "d", &err) != 0)
 		fail_msg("%s", err.msg);
-	/* Listed order, unknown/duplicate names ignored, threads still first. */
-	axes_are(&pl, "threads lock block notify");
-	label_is(&pl, 1, "threads=1 lock=mutex block=1K notify=broadcast");
+	/* Listed order, unknown/duplicate names ignored. */
+	axes_are(&pl, "lock block notify threads");
+	label_is(&pl, 1, "lock=mutex block=1K notify=signal threads=2");
+	bt_plan_destroy(&pl);
+}
+
+/* rows=NAME: that axis goes first, whatever the order given or loaded. */
+static void test_rows(void **state)
+{
+	static const char doc[] =
+		"{\"benchtop_plan\": 1, \"workload\": \"pipeline\",\n"
+		" \"axes\": [\"lock\", \"block\"],\n"
+		" \"params\": {\"block\": [\"1K\", \"2K\"], \"lock\": [\"mutex\", \"spin\"],\n"
+		"  \"rows\": \"block\"}}";
+	struct bt_plan pl, back;
+	struct bt_err err = { "" };
+	char *s;
+
+	init(&pl);
+	set(&pl, "threads", "1,2");
+	set(&pl, "block", "16,64,256");
+	axes_are(&pl, "threads block");
+	assert_int_equal(bt_plan_check(&pl, &err), 0);
+	/* Set before its axis is swept: it applies as soon as it is. */
+	set(&pl, "rows", "lock");
+	axes_are(&pl, "threads block");
+	assert_int_equal(bt_plan_check(&pl, &err), -EINVAL);
+	assert_string_equal(err.msg, "rows=lock: lock is not swept (swept: threads, block)");
+	set(&pl, "lock", "mutex,spin");
+	axes_are(&pl, "lock threads block");
+	assert_int_equal(bt_plan_check(&pl, &err), 0);
+	label_is(&pl, 1, "lock=mutex threads=1 block=64");
+	set(&pl, "rows", "block");
+	axes_are(&pl, "block threads lock");
+	/* Cleared: back to the order given. */
+	set(&pl, "rows", "");
+	axes_are(&pl, "threads block lock");
+	set_fails(&pl, "rows", "bogus", "rows=bogus: pipeline has no parameter bogus (see benchtop list pipeline)");
+	set_fails(&pl, "rows", "lock,block", "rows=lock,block: rows takes one value");
+	set(&pl, "threads", "4");
+	set(&pl, "lock", "mutex");
+	set(&pl, "block", "1K");
+	set(&pl, "rows", "block");
+	assert_int_equal(bt_plan_check(&pl, &err), -EINVAL);
+	assert_string_equal(err.msg, "rows=block: block is not swept (nothing is swept)");
+
+	/* A plan file's rows wins over its "axes" list, and survives a round trip. */
+	set(&pl, "rows", "");
+	if (bt_plan_apply_json(&pl, doc, "d", &err) != 0)
+		fail_msg("%s", err.msg);
+	axes_are(&pl, "block lock");
+	s = bt_plan_to_json(&pl);
+	assert_non_null(s);
+	init(&back);
+	if (bt_plan_apply_json(&back, s, "s", &err) != 0)
+		fail_msg("%s", err.msg);
+	same_plan(&pl, &back);
+	free(s);
+	bt_plan_destroy(&back);
+	bt_plan_destroy(&pl);
+}
+
+/* Parameters are found by their schema flags, never by name. */
+static void test_find_flag(void **state)
+{
+	struct bt_plan pl;
+
+	init(&pl);
+	assert_int_equal(bt_plan_find_flag(&pl, BT_PF_WORKERS), I_THREADS);
+	assert_int_equal(bt_plan_find_flag(&pl, BT_PF_ROWS), I_ROWS);
+	assert_int_equal(bt_plan_find_flag(&pl, BT_PF_NOSWEEP), I_REPS);
+	assert_int_equal(bt_plan_find_flag(&pl, 0x80000000u), -1);
 	bt_plan_destroy(&pl);
 }
 
@@ -706,6 +779,8 @@ int main(void)
 		cmocka_unit_test(test_load_cannot_open),
 		cmocka_unit_test(test_apply_value_forms),
 		cmocka_unit_test(test_axes_key),
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_find_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

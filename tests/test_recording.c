@@ -955,6 +955,48 @@ static void test_metrics_unknown(void **state)
 	bt_results_destroy(&res);
 }
 
+/*
+ * Which axes count workers travels by name in "worker_axes", so a recording
+ * draws its ideal line without the schema; a recording from before that field
+ * takes an axis named threads as the worker count.
+ */
+static void test_worker_axes(void **state)
+{
+	struct bt_results res, back;
+	struct bt_err err = { "" };
+	char path[512], *text, *p, *q;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	make_results(&res);
+	res.axis_workers[1] = 1;	/* by the flag, not the name: lock here */
+	tmp_path(path, sizeof(path), "workers.jsonl");
+	write_recording(&res, path, 1);
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_int_equal(back.axis_workers[0], 0);
+	assert_int_equal(back.axis_workers[1], 1);
+	assert_string_equal(back.note, "");
+	bt_results_destroy(&back);
+
+	/* The same recording without the field, as an older benchtop wrote it. */
+	text = slurp(path, &len);
+	p = strstr(text, ",\"worker_axes\":[\"lock\"]");
+	assert_non_null(p);
+	q = p + strlen(",\"worker_axes\":[\"lock\"]");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(text, 1, (size_t)(p - text), f);
+	fputs(q, f);
+	fclose(f);
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_int_equal(back.axis_workers[0], 1);
+	assert_int_equal(back.axis_workers[1], 0);
+	bt_results_destroy(&back);
+	free(text);
+	bt_results_destroy(&res);
+}
+
 /* After a failed write every later write fails too. */
 static void test_sticky_error(void **state)
 {
@@ -1050,6 +1092,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_ignored),
 		cmocka_unit_test(test_metrics_round_trip),
 		cmocka_unit_test(test_metrics_unknown),
+		cmocka_unit_test(test_worker_axes),
 		cmocka_unit_test(test_sticky_error),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_default_path),

@@ -76,6 +76,7 @@ static void make(struct bt_results *res, int last_reps)
 	res->naxes = 2;
 	snprintf(res->axes[0], BT_RES_TEXT, "threads");
 	snprintf(res->axes[1], BT_RES_TEXT, "lock");
+	res->axis_workers[0] = 1;
 	for (int c = 0; c < 4; c++) {
 		struct bt_cell *cell = &res->cells[c];
 		double base = (c + 1) * 1e6;
@@ -578,6 +579,7 @@ static void test_compact(void **state)
 	res.naxes = 2;
 	snprintf(res.axes[0], BT_RES_TEXT, "threads");
 	snprintf(res.axes[1], BT_RES_TEXT, "mode");
+	res.axis_workers[0] = 1;
 	for (int c = 0; c < 3; c++) {
 		struct bt_cell *cell = &res.cells[c];
 
@@ -728,6 +730,79 @@ static void test_metrics_csv_json(void **state)
 	bt_results_destroy(&res);
 }
 
+/*
+ * Any axis makes the rows: units here, with threads as the column groups. A
+ * numeric row axis gives the speedups, relative to its first value.
+ */
+static void test_units_rows(void **state)
+{
+	static const char want[] =
+		"pipeline - throughput in items/s (median of 1 rep, sd% = stddev in % of it); wall, user, sys times and csw (context switches) are medians\n"
+		"\n"
+		"      | threads=1                              | threads=2\n"
+		"units | items/s  sd%   wall   user    sys  csw | items/s  sd%   wall   user    sys  csw\n"
+		"------+----------------------------------------+---------------------------------------\n"
+		"100   |   1.00M       1.00s  500ms  100ms  110 |   2.00M       2.00s  600ms  200ms  220\n"
+		"1000  |   2.00M       3.00s  700ms  300ms  330 |   4.00M       4.00s  800ms  400ms  440\n"
+		"10000 |   3.00M       5.00s  900ms  500ms  550 |   6.00M       6.00s  1.00s  600ms  660\n"
+		"\n"
+		"time per cell (medians); cpu/wall = (user + sys) / wall: effective parallelism; speedup = throughput / that at units=100\n"
+		"cell                    wall   user    sys  cpu/wall  speedup  csw\n"
+		"units=100 threads=1    1.00s  500ms  100ms     0.60x    1.00x  110\n"
+		"units=100 threads=2    2.00s  600ms  200ms     0.40x    1.00x  220\n"
+		"units=1000 threads=1   3.00s  700ms  300ms     0.33x    2.00x  330\n"
+		"units=1000 threads=2   4.00s  800ms  400ms     0.30x    2.00x  440\n"
+		"units=10000 threads=1  5.00s  900ms  500ms     0.28x    3.00x  550\n"
+		"units=10000 threads=2  6.00s  1.00s  600ms     0.27x    3.00x  660\n";
+	static const char *const units[] = { "100", "1000", "10000" };
+	struct bt_results res;
+	char *t;
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 6), 0);
+	snprintf(res.workload, sizeof(res.workload), "pipeline");
+	snprintf(res.unit, sizeof(res.unit), "items");
+	snprintf(res.status, sizeof(res.status), "complete");
+	res.naxes = 2;
+	snprintf(res.axes[0], BT_RES_TEXT, "units");
+	snprintf(res.axes[1], BT_RES_TEXT, "threads");
+	res.axis_workers[1] = 1;
+	for (int c = 0; c < 6; c++) {
+		struct bt_cell *cell = &res.cells[c];
+
+		snprintf(cell->values[0], BT_RES_TEXT, "%s", units[c / 2]);
+		snprintf(cell->values[1], BT_RES_TEXT, "%d", 1 + c % 2);
+		snprintf(cell->label, sizeof(cell->label), "units=%s threads=%d", units[c / 2],
+			 1 + c % 2);
+		cell->total_reps = 1;
+		add_rep(&res, c, 0, 0, 1, (c / 2 + 1) * 1e6 * (1 + c % 2), 1.0 + c, 1, 0);
+		assert_int_equal(bt_results_summarize_cell(&res, c), 0);
+	}
+	assert_int_equal(bt_results_axis_numeric(&res, 0), 1);
+	t = report(&res, BT_FMT_TEXT);
+	assert_string_equal(t, want);
+	free(t);
+	bt_results_destroy(&res);
+}
+
+/* Which texts read as numbers on an axis (the scaling chart's x). */
+static void test_axis_value(void **state)
+{
+	double x = -1;
+
+	(void)state;
+	assert_int_equal(bt_results_axis_value("100", &x), 0);
+	assert_true(x == 100);
+	assert_int_equal(bt_results_axis_value("2.5", &x), 0);
+	assert_true(x == 2.5);
+	assert_int_equal(bt_results_axis_value("64K", &x), 0);
+	assert_true(x == 65536);
+	assert_int_equal(bt_results_axis_value("5ms", &x), 0);
+	assert_true(x == 5e6);
+	assert_int_equal(bt_results_axis_value("mutex", &x), -EINVAL);
+	assert_int_equal(bt_results_axis_value("", &x), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +820,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_and_speedup),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_units_rows),
+		cmocka_unit_test(test_axis_value),
 		cmocka_unit_test(test_metrics_text),
 		cmocka_unit_test(test_metrics_csv_json),
 	};

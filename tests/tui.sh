@@ -26,7 +26,7 @@ configure() {
 	local units=$1
 	keys Space Right Space                 # threads: 4 is ticked by default; tick 1 and 2
 	keys Down Down Enter C-u "$units" Enter # units
-	keys G Up Up Up Up Up Up Up Up Enter C-u 2 Enter  # reps (8 up from the Run button)
+	keys G Up Up Up Up Up Up Up Up Up Enter C-u 2 Enter  # reps (9 up from the Run button)
 	keys Down Enter C-u 0 Enter            # warmup
 }
 
@@ -78,6 +78,7 @@ else
 	bad "a recording was written" "$(ls -R "$T/state" 2>&1)"
 fi
 check "scaling chart" "Scaling: median throughput vs threads"
+check "scaling chart over threads: the ideal line" "┄ ideal"
 keys Down
 check "cell picker: cell 2" "Cell 2/3: threads=2"
 check "cell percentiles" "p50 [0-9.]+[nmu]?s +p90"
@@ -209,6 +210,39 @@ read -r basic ext < <(colours)
 [ "$basic" -eq 0 ] && [ "$ext" -eq 0 ] && ok "NO_COLOR=1: no colours" || bad "NO_COLOR" "basic=$basic ext=$ext"
 keys q
 check "NO_COLOR quits" "EXITED=0"
+
+# The prefill reads key=value as the CLI does: a key given twice is refused.
+OPTS="pipeline threads=1 threads=2" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "prefill: a key given twice" "benchtop: threads=2: threads given twice"
+check "prefill: exit 2" "EXITED=2"
+
+# SIGHUP, SIGQUIT, SIGTERM during a run: the one signal path stops the run,
+# the recording ends interrupted, the terminal comes back, exit 130.
+for sig in HUP QUIT TERM; do
+	OPTS="null threads=1 duration=3s reps=3 warmup=0" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+	check "SIG$sig: workbench" "Parameters: null"
+	keys r
+	check "SIG$sig: running" "Throughput, ops/s" 20
+	shpid=$(tmux -L "$SOCK" list-panes -t bt -F '#{pane_pid}')
+	btpid=$(pgrep -P "$shpid" | head -1)
+	[ -n "$btpid" ] && kill -"$sig" "$btpid"
+	check "SIG$sig: exit 130" "EXITED=130" 20
+	check "SIG$sig: terminal restored" "icanon echo|echo icanon"
+	rec=$(recording)
+	[ -n "$rec" ] && tail -1 "$rec" | grep -q '"status":"interrupted"' && ok "SIG$sig: recording ends interrupted" ||
+		bad "SIG$sig: recording ends interrupted" "$rec: $(tail -1 "$rec" 2>&1)"
+done
+
+# Any numeric row axis has a scaling chart; only a worker count has the ideal line.
+OPTS="pipeline units=100,1000,3000 threads=2 reps=1 warmup=0" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "units sweep: prefilled" "units +100,1000,3000"
+keys r
+check "units sweep: results" "Results: pipeline, complete" 60
+check "units sweep: scaling chart over units" "Scaling: median throughput vs units"
+if screen | grep -q "ideal"; then bad "units sweep: no ideal line" "$(screen)"
+else ok "units sweep: no ideal line"; fi
+keys q
+check "units sweep quits" "EXITED=0"
 
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -5,7 +5,6 @@
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,6 @@
 #include "bt_config.h"
 #include "core/clock.h"
 #include "core/plan.h"
-#include "core/recording.h"
 #include "core/units.h"
 #include "engines/runner.h"
 
@@ -111,28 +109,6 @@ void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format 
 	bt_report_write(f, res, fmt);
 }
 
-static struct bt_run *volatile g_run;
-
-static void on_signal(int sig)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-
-	if (g_run != NULL)
-		bt_run_cancel(g_run);
-	/* The next one is not caught: a stuck run can still be killed. */
-	sigaction(sig, &sa, NULL);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* One progress line on stderr, rewritten in place. */
 static void progress(struct bt_run *r, const struct bt_results *res, const char *unit)
 {
@@ -173,29 +149,17 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 	}
 	if (o->record != NULL) {
 		snprintf(path, sizeof(path), "%s", o->record);
-	} else if (!o->no_record) {
-		char dir[4096];
-		char host[256] = "host";
-
-		gethostname(host, sizeof(host) - 1);
-		if (bt_rec_default_dir(dir, sizeof(dir)) < 0) {
-			bt_cli_error("cannot choose a recording path (set XDG_STATE_HOME, or use --record FILE or --no-record)");
-			return BT_EXIT_FAILED;
-		}
-		rc = bt_rec_default_path(path, sizeof(path), dir, wl->name, host, bt_unix_ns());
-		if (rc < 0) {
-			bt_cli_error("cannot create a recording in %s: %s (XDG_STATE_HOME must name a directory; or use --record FILE or --no-record)",
-				     dir, strerror(-rc));
-			return BT_EXIT_FAILED;
-		}
+	} else if (!o->no_record && bt_front_record_path(path, sizeof(path), wl->name, &err) < 0) {
+		bt_cli_error("%s, or use --record FILE or --no-record", err.msg);
+		return BT_EXIT_FAILED;
 	}
 
-	catch_signals();
+	bt_front_signals_catch();
 	if (bt_run_start(&run, wl, pl, path[0] ? path : NULL, &err) < 0) {
 		bt_cli_error("%s", err.msg);
 		return BT_EXIT_FAILED;
 	}
-	g_run = run;
+	bt_front_signals_watch(run);
 
 	if (!o->quiet && isatty(STDERR_FILENO)) {
 		uint64_t next = 0;
@@ -212,7 +176,7 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 		fprintf(stderr, "\r\033[K");
 	}
 	rc = bt_run_wait(run);
-	g_run = NULL;
+	bt_front_signals_watch(NULL);
 
 	bt_cli_print_results(stdout, bt_run_results(run), o->fmt, NULL);
 	fflush(stdout);

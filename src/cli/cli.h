@@ -7,14 +7,9 @@
 
 #include <stdio.h>
 
-#include "report/report.h"
 #include "core/results.h"
-
-#define BT_EXIT_OK 0
-#define BT_EXIT_FAILED 1
-#define BT_EXIT_USAGE 2
-#define BT_EXIT_RECORDING 3	/* the run finished, its recording is incomplete */
-#define BT_EXIT_INTERRUPTED 130
+#include "front/front.h"	/* the exit statuses */
+#include "report/report.h"
 
 int bt_cmd_list(int argc, char **argv);
 int bt_cmd_run(int argc, char **argv);
@@ -81,8 +76,8 @@ int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int arg
 
 /*
  * Run a finalized, validated plan as `benchtop run` does: choose the
- * recording path, catch SIGINT/SIGTERM/SIGHUP (the first cancels the run,
- * the next one kills), draw the progress bar on a terminal, print the
+ * recording path, catch SIGINT/SIGTERM/SIGHUP/SIGQUIT through the one signal
+ * path (front.h: the first cancels the run, the next one kills), draw the progress bar on a terminal, print the
  * results on stdout and "recorded: PATH" on stderr. Returns the exit status
  * (BT_EXIT_OK, _FAILED, _INTERRUPTED).
  */

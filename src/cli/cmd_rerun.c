@@ -54,8 +54,10 @@ static void machine_note(const struct bt_results *res)
 static int build_plan(const struct bt_cli_args *o, const struct bt_results *res,
 		      struct bt_plan *pl, const struct bt_workload **wlp)
 {
+	struct bt_front_base base = { .json = res->plan_json, .origin = o->positional };
 	const struct bt_workload *wl;
 	struct bt_err err = { "" };
+	int base_bad;
 
 	if (res->plan_json == NULL) {
 		bt_cli_error("%s: the recording carries no plan to run", o->positional);
@@ -67,27 +69,12 @@ static int build_plan(const struct bt_cli_args *o, const struct bt_results *res,
 			     o->positional, res->workload);
 		return BT_EXIT_FAILED;
 	}
-	if (bt_run_plan_init(pl, wl, &err) < 0) {
-		bt_cli_error("%s", err.msg);
-		return BT_EXIT_FAILED;
+	if (bt_front_plan(pl, wl, &base, o->kv, o->nkv, &base_bad, &err) < 0) {
+		bt_cli_error("%s%s", err.msg, base_bad ? " (the recorded plan)" : "");
+		return base_bad ? BT_EXIT_FAILED : BT_EXIT_USAGE;
 	}
-	if (bt_plan_apply_json(pl, res->plan_json, o->positional, &err) < 0) {
-		bt_cli_error("%s (the recorded plan)", err.msg);
-		bt_plan_destroy(pl);
-		return BT_EXIT_FAILED;
-	}
-	for (int i = 0; i < o->nkv; i++) {
-		if (bt_plan_set_arg(pl, o->kv[i], &err) < 0)
-			goto bad;
-	}
-	if (bt_run_plan_finalize(pl, wl, &err) < 0 || bt_run_validate(wl, pl, &err) < 0)
-		goto bad;
 	*wlp = wl;
 	return 0;
-bad:
-	bt_cli_error("%s", err.msg);
-	bt_plan_destroy(pl);
-	return BT_EXIT_USAGE;
 }
 
 int bt_cmd_rerun(int argc, char **argv)

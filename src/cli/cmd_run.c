@@ -21,6 +21,7 @@
 static int build_plan(struct bt_cli_args *o, struct bt_plan *pl, const struct bt_workload **wlp)
 {
 	char fromfile[64] = "";
+	struct bt_front_base base = { 0 };
 	const struct bt_workload *wl;
 	struct bt_err err = { "" };
 
@@ -44,23 +45,13 @@ static int build_plan(struct bt_cli_args *o, struct bt_plan *pl, const struct bt
 		bt_cli_error("%s: no such workload (see benchtop list)", o->positional);
 		return -1;
 	}
-	if (bt_run_plan_init(pl, wl, &err) < 0) {
+	base.path = o->plan;
+	if (bt_front_plan(pl, wl, &base, o->kv, o->nkv, NULL, &err) < 0) {
 		bt_cli_error("%s", err.msg);
 		return -1;
 	}
-	if (o->plan != NULL && bt_plan_load(pl, o->plan, &err) < 0)
-		goto bad;
-	for (int i = 0; i < o->nkv; i++)
-		if (bt_plan_set_arg(pl, o->kv[i], &err) < 0)
-			goto bad;
-	if (bt_run_plan_finalize(pl, wl, &err) < 0 || bt_run_validate(wl, pl, &err) < 0)
-		goto bad;
 	*wlp = wl;
 	return 0;
-bad:
-	bt_cli_error("%s", err.msg);
-	bt_plan_destroy(pl);
-	return -1;
 }
 
 int bt_cmd_run(int argc, char **argv)

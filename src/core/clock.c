@@ -1,6 +1,5 @@
 #include "core/clock.h"
 
-#include <errno.h>
 #include <stdio.h>
 
 uint64_t bt_unix_ns(void)
@@ -30,17 +29,6 @@ double bt_clock_read_cost_ns(void)
 	return best;
 }
 
-void bt_sleep_until_ns(uint64_t t)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(t / 1000000000u),
-		.tv_nsec = (long)(t % 1000000000u),
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 static void utc(uint64_t unix_ns, struct tm *tm)
 {
 	time_t s = (time_t)(unix_ns / 1000000000u);
@@ -54,12 +42,4 @@ void bt_format_utc(uint64_t unix_ns, char *buf, size_t n)
 
 	utc(unix_ns, &tm);
 	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-void bt_format_utc_compact(uint64_t unix_ns, char *buf, size_t n)
-{
-	struct tm tm;
-
-	utc(unix_ns, &tm);
-	strftime(buf, n, "%Y%m%d-%H%M%S", &tm);
 }

@@ -29,13 +29,7 @@ uint64_t bt_unix_ns(void);
  */
 double bt_clock_read_cost_ns(void);
 
-/* Sleep until the absolute CLOCK_MONOTONIC time t (ns); returns at once if past. */
-void bt_sleep_until_ns(uint64_t t);
-
 /* Format a Unix time in ns as ISO 8601 UTC ("2026-11-30T01:02:03Z"). */
 void bt_format_utc(uint64_t unix_ns, char *buf, size_t n);
-
-/* Same, compact for file names ("20261130-010203"). */
-void bt_format_utc_compact(uint64_t unix_ns, char *buf, size_t n);
 
 #endif

@@ -40,6 +40,17 @@ enum bt_pkind {
 
 /* Flags for struct bt_param.flags. */
 #define BT_PF_NOSWEEP 0x1	/* only one value allowed (reps, warmup, ...) */
+/*
+ * The value is a count of workers (threads, processes, clients): a sweep
+ * over it is a scaling experiment, whose chart draws the ideal linear line.
+ * Faces ask this flag, never the parameter's name.
+ */
+#define BT_PF_WORKERS 0x2
+/*
+ * A STRING whose value names the sweep axis that makes the rows of the
+ * tables (the plan moves that axis first); "" for the first axis given.
+ */
+#define BT_PF_ROWS 0x4
 
 struct bt_param {
 	const char *name;

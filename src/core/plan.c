@@ -15,7 +15,8 @@
  *   - The writer adds "axes": ["threads", "lock"], the sweep order, so that
  *     loading a plan gives the same axes in the same order even though
  *     "params" is written in table order. It is optional on input; names
- *     in it that are not swept are ignored.
+ *     in it that are not swept are ignored. The row axis (BT_PF_ROWS) is
+ *     first in it and stays first on input whatever the list says.
  */
 #include "core/plan.h"
 #include "core/file.h"
@@ -98,19 +99,64 @@ int bt_plan_index(const struct bt_plan *pl, const char *name)
 	return -1;
 }
 
-/* Move the axis of the parameter named "threads", if swept, to the front. */
-static void threads_first(const struct bt_plan *pl, int *axes, int naxes)
+int bt_plan_find_flag(const struct bt_plan *pl, unsigned flag)
+{
+	int i;
+
+	for (i = 0; i < pl->nparams; i++) {
+		if (pl->params[i]->flags & flag)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The sweep order from the order the axes were given: the same, except that
+ * the axis named rows (when it is one) moves to the front.
+ */
+static void order_axes(const struct bt_plan *pl, const int *given, int naxes, const char *rows,
+		       int *axes)
 {
 	int a, t;
 
-	for (a = 1; a < naxes; a++) {
-		if (strcmp(pl->params[axes[a]]->name, "threads") == 0) {
+	memcpy(axes, given, (size_t)naxes * sizeof(*axes));
+	for (a = 1; rows != NULL && rows[0] && a < naxes; a++) {
+		if (strcmp(pl->params[axes[a]]->name, rows) == 0) {
 			t = axes[a];
 			memmove(axes + 1, axes, (size_t)a * sizeof(*axes));
 			axes[0] = t;
 			return;
 		}
 	}
+}
+
+/* The value of the BT_PF_ROWS parameter: the name of the row axis, or NULL. */
+static const char *rows_name(const struct bt_plan *pl)
+{
+	int r = bt_plan_find_flag(pl, BT_PF_ROWS);
+
+	return r >= 0 ? pl->vals[r][0].text : NULL;
+}
+
+int bt_plan_check(const struct bt_plan *pl, struct bt_err *err)
+{
+	int r = bt_plan_find_flag(pl, BT_PF_ROWS);
+	const char *rows = r >= 0 ? pl->vals[r][0].text : "";
+	char list[256] = "";
+	size_t len = 0;
+	int a, w;
+
+	/* The row axis, when swept, is first (order_axes). */
+	if (rows[0] == '\0' || (pl->naxes > 0 && strcmp(pl->params[pl->axes[0]]->name, rows) == 0))
+		return 0;
+	for (a = 0; a < pl->naxes && len < sizeof(list); a++) {
+		w = snprintf(list + len, sizeof(list) - len, "%s%s", a ? ", " : "",
+			     pl->params[pl->axes[a]]->name);
+		if (w > 0)
+			len += (size_t)w;
+	}
+	return bt_err_set(err, -EINVAL, "%s=%s: %s is not swept (%s%s)", pl->params[r]->name,
+			  rows, rows, pl->naxes ? "swept: " : "nothing is swept", list);
 }
 
 /* Text shown for a value in messages: cut so the explanation still fits. */
@@ -133,7 +179,7 @@ static int set_values(struct bt_plan *pl, int idx, char *const *texts, int n,
 {
 	const struct bt_param *p = pl->params[idx];
 	struct bt_value *v = NULL;
-	int axes[BT_PLAN_MAX_AXES + 1];
+	int axes[BT_PLAN_MAX_AXES + 1], given[BT_PLAN_MAX_AXES + 1];
 	int naxes = 0, a, i, j, rc;
 	int64_t cells = 1;
 	char sbuf[80];
@@ -161,10 +207,15 @@ static int set_values(struct bt_plan *pl, int idx, char *const *texts, int n,
 		}
 	}
 
-	/* The new axes: keep the position of an existing axis, append a new one. */
+	if ((p->flags & BT_PF_ROWS) && v[0].text[0] && bt_plan_index(pl, v[0].text) < 0) {
+		rc = bt_err_set(err, -EINVAL, "%s=%s: %s has no parameter %s (see benchtop list %s)",
+				p->name, shown, pl->workload, shown, pl->workload);
+		goto fail;
+	}
+	/* The axes as given: keep the position of an existing axis, append a new one. */
 	for (a = 0; a < pl->naxes; a++) {
-		if (pl->axes[a] != idx || n > 1)
-			axes[naxes++] = pl->axes[a];
+		if (pl->given[a] != idx || n > 1)
+			given[naxes++] = pl->given[a];
 	}
 	if (n > 1 && pl->nvals[idx] == 1) {
 		if (naxes == BT_PLAN_MAX_AXES) {
@@ -173,9 +224,9 @@ static int set_values(struct bt_plan *pl, int idx, char *const *texts, int n,
 					p->name, shown, BT_PLAN_MAX_AXES);
 			goto fail;
 		}
-		axes[naxes++] = idx;
+		given[naxes++] = idx;
 	}
-	threads_first(pl, axes, naxes);
+	order_axes(pl, given, naxes, (p->flags & BT_PF_ROWS) ? v[0].text : rows_name(pl), axes);
 	for (a = 0; a < naxes; a++)
 		cells *= axes[a] == idx ? n : pl->nvals[axes[a]];
 	if (cells > BT_PLAN_MAX_CELLS) {
@@ -188,6 +239,7 @@ static int set_values(struct bt_plan *pl, int idx, char *const *texts, int n,
 	pl->vals[idx] = v;
 	pl->nvals[idx] = n;
 	memcpy(pl->axes, axes, sizeof(pl->axes));
+	memcpy(pl->given, given, sizeof(pl->given));
 	pl->naxes = naxes;
 	pl->ncells = (int)cells;
 	return 0;
@@ -624,7 +676,7 @@ static int apply_value(struct bt_plan *pl, const char *key, const json_t *val,
 
 /*
  * Reorder the axes by the optional "axes" list: listed axes first, in that
- * order, then the others as they were; threads stays first when swept.
+ * order, then the others as they were; the row axis stays first.
  */
 static int apply_axes(struct bt_plan *pl, const json_t *list, const char *origin,
 		      struct bt_err *err)
@@ -655,8 +707,8 @@ static int apply_axes(struct bt_plan *pl, const json_t *list, const char *origin
 		if (!used[a])
 			axes[naxes++] = pl->axes[a];
 	}
-	threads_first(pl, axes, naxes);
-	memcpy(pl->axes, axes, (size_t)naxes * sizeof(*axes));
+	memcpy(pl->given, axes, (size_t)naxes * sizeof(*axes));
+	order_axes(pl, pl->given, naxes, rows_name(pl), pl->axes);
 	return 0;
 }
 

@@ -3,9 +3,10 @@
  *
  * A plan holds, for every parameter of two schema tables (the common one
  * first, then the workload's), one or more values. A parameter given more
- * than one value is a sweep axis. The axes are ordered: `threads` first when
- * it is swept, then the others in the order they were first set. The
- * cartesian product of the axes is the list of cells; cell 0 has every axis at
+ * than one value is a sweep axis. The axes are ordered as they were first
+ * set, except that the axis named by the BT_PF_ROWS parameter (`rows=NAME`)
+ * moves to the front: the first axis makes the rows of every table, whatever
+ * it is. No parameter is special by name. The cartesian product of the axes is the list of cells; cell 0 has every axis at
  * its first value and the LAST axis varies fastest (row-major, first axis
  * outermost).
  *
@@ -37,6 +38,7 @@ struct bt_plan {
 	struct bt_value *vals[BT_PLAN_MAX_PARAMS];		/* malloc'd [nvals[i]] */
 	int naxes;
 	int axes[BT_PLAN_MAX_AXES];		/* param indices of the sweep axes, in order */
+	int given[BT_PLAN_MAX_AXES];		/* the same axes in the order they were set */
 	int ncells;
 };
 
@@ -63,6 +65,16 @@ int bt_plan_set_arg(struct bt_plan *pl, const char *arg, struct bt_err *err);
 
 /* Index of a parameter in pl->params, or -1. */
 int bt_plan_index(const struct bt_plan *pl, const char *name);
+
+/* Index of the first parameter whose schema has flag (BT_PF_*), or -1. */
+int bt_plan_find_flag(const struct bt_plan *pl, unsigned flag);
+
+/*
+ * Checks that need every value set (call after the last bt_plan_set): the
+ * row axis named by the BT_PF_ROWS parameter must be swept
+ * ("rows=units: units is not swept (swept: threads)"). 0 or -EINVAL.
+ */
+int bt_plan_check(const struct bt_plan *pl, struct bt_err *err);
 
 /*
  * The values of cell c (0 <= c < ncells): out[i] points at the value of

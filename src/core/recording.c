@@ -460,6 +460,11 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 	put(o, "axes", axes, &bad);
 	if (res->nmetrics > 0)
 		put(o, "metrics", metric_decls_json(w, res, &bad), &bad);
+	axes = json_array();
+	for (int a = 0; axes != NULL && a < res->naxes; a++)
+		if (res->axis_workers[a] && json_array_append_new(axes, jstr(res->axes[a])) != 0)
+			bad = 1;
+	put(o, "worker_axes", axes, &bad);
 
 	cells = json_array();
 	for (int c = 0; cells != NULL && c < res->ncells; c++) {
@@ -741,7 +746,7 @@ struct rd {
 /* Known top-level fields of each line type; a newer minor version may add more. */
 static const char *const known_fields[][24] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
-	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "cells", "metrics", NULL },
+	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "worker_axes", "cells", "metrics", NULL },
 	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
@@ -1040,6 +1045,36 @@ static int read_metric_values(struct rd *rd, json_t *o, const struct bt_results 
 }
 
 /*
+ * Which axes count workers: the names in "worker_axes". A recording older
+ * than that field knew one worker axis, by name: an axis called "threads".
+ * This is the only place outside the workloads' tables where that name means
+ * anything, and only to read old recordings back as they were shown.
+ */
+static int read_worker_axes(struct rd *rd, json_t *hdr, struct bt_results *res)
+{
+	json_t *list, *s;
+	size_t i;
+	int ret;
+
+	ret = get_array(rd, hdr, "worker_axes", &list);
+	if (ret < 0)
+		return ret;
+	for (int a = 0; a < res->naxes; a++) {
+		if (list == NULL) {
+			res->axis_workers[a] = strcmp(res->axes[a], "threads") == 0;
+			continue;
+		}
+		json_array_foreach(list, i, s) {
+			if (!json_is_string(s))
+				return rd_fail(rd, -EINVAL, "field \"worker_axes[%zu]\": expected a string", i);
+			if (strcmp(json_string_value(s), res->axes[a]) == 0)
+				res->axis_workers[a] = 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Parse line 1 into a freshly initialized res. Everything after the version
  * check assumes this writer's layout but tolerates missing fields.
  */
@@ -1104,6 +1139,9 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", json_string_value(s));
 	}
 	if ((ret = read_metric_decls(rd, hdr, res)) < 0)
+		return ret;
+	ret = read_worker_axes(rd, hdr, res);
+	if (ret < 0)
 		return ret;
 
 	for (int c = 0; c < res->ncells; c++) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/param.h"
 #include "core/units.h"
 
 int bt_results_init(struct bt_results *res, int ncells)
@@ -390,4 +391,39 @@ char *bt_results_metric_stem(const struct bt_metric_info *mi, char *buf, size_t 
 			buf[o++] = *u;
 	buf[o] = '\0';
 	return buf;
+}
+
+int bt_results_axis_value(const char *text, double *out)
+{
+	char *end;
+	int64_t v;
+	double d;
+
+	if (text[0] == '\0')
+		return -EINVAL;
+	d = strtod(text, &end);
+	if (*end == '\0' && isfinite(d)) {
+		*out = d;
+		return 0;
+	}
+	if (bt_parse_size(text, &v) == 0 || bt_parse_duration(text, &v) == 0) {
+		*out = (double)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int bt_results_axis_numeric(const struct bt_results *res, int a)
+{
+	double x;
+	int distinct = 0;
+
+	if (a < 0 || a >= res->naxes || res->ncells < 2)
+		return 0;
+	for (int c = 0; c < res->ncells; c++) {
+		if (bt_results_axis_value(res->cells[c].values[a], &x) < 0)
+			return 0;
+		distinct |= strcmp(res->cells[c].values[a], res->cells[0].values[a]) != 0;
+	}
+	return distinct;
 }

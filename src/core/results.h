@@ -125,7 +125,8 @@ struct bt_results {
 	char *plan_json;		/* owned: bt_plan_to_json of the plan */
 	struct bt_sysinfo machine;
 	int naxes;
-	char axes[BT_RES_AXES][BT_RES_TEXT];
+	char axes[BT_RES_AXES][BT_RES_TEXT];	/* axes[0] makes the rows of the tables */
+	int axis_workers[BT_RES_AXES];	/* 1: the axis counts workers (BT_PF_WORKERS) */
 	int nmetrics;
 	struct bt_metric_info metrics[BT_RES_METRICS];	/* the workload's typed metrics */
 	int ncells;
@@ -194,5 +195,17 @@ char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf
 
 /* A metric's name with its unit for a CSV column: "timeouts_waits", "connect_ns", "hit_ratio_pct". */
 char *bt_results_metric_stem(const struct bt_metric_info *mi, char *buf, size_t n);
+
+/*
+ * A cell's value on an axis as a number: plain ("100", "2.5"), a size in
+ * bytes ("64K") or a duration in ns ("5ms"). 0, or -EINVAL for other text.
+ */
+int bt_results_axis_value(const char *text, double *out);
+
+/*
+ * 1 when axis a has at least two values and every cell's value on it is a
+ * number (bt_results_axis_value): a scaling chart and speedups apply.
+ */
+int bt_results_axis_numeric(const struct bt_results *res, int a);
 
 #endif

@@ -19,7 +19,7 @@
 #include "engines/engine.h"
 #include "engines/pin.h"
 
-enum { C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_COUNT };
+enum { C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_ROWS, C_COUNT };
 
 const struct bt_param bt_common_params[] = {
 	[C_REPS] = { .name = "reps", .kind = BT_P_INT, .def = "5", .min = 1, .max = 1000,
@@ -44,6 +44,9 @@ const struct bt_param bt_common_params[] = {
 	[C_SAMPLE] = { .name = "sample", .kind = BT_P_DURATION, .def = "100ms", .min = 10000000ll,
 		       .max = 10000000000ll, .help = "interval of the live samples",
 		       .flags = BT_PF_NOSWEEP },
+	[C_ROWS] = { .name = "rows", .kind = BT_P_STRING, .def = "",
+		     .help = "the swept parameter whose values make the table rows (default: the first swept)",
+		     .flags = BT_PF_NOSWEEP | BT_PF_ROWS },
 };
 
 const size_t bt_common_nparams = C_COUNT;
@@ -431,7 +434,10 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 	}
 	res->naxes = pl->naxes;
 	for (int a = 0; a < pl->naxes; a++)
+	{
 		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", pl->params[pl->axes[a]]->name);
+		res->axis_workers[a] = (pl->params[pl->axes[a]]->flags & BT_PF_WORKERS) != 0;
+	}
 	for (int c = 0; c < pl->ncells; c++) {
 		struct bt_cell *cell = &res->cells[c];
 		int idx[BT_PLAN_MAX_AXES];
@@ -565,11 +571,6 @@ void bt_run_lock(struct bt_run *r)
 void bt_run_unlock(struct bt_run *r)
 {
 	pthread_mutex_unlock(&r->lock);
-}
-
-const char *bt_run_record_path(const struct bt_run *r)
-{
-	return r->record_path;
 }
 
 int bt_run_record_error(const struct bt_run *r)

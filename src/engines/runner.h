@@ -17,7 +17,7 @@
 #include "core/results.h"
 #include "engines/workload.h"
 
-/* The parameters common to every workload (reps, warmup, duration, ops, pin, lat, lat_every, sample). */
+/* The parameters common to every workload (reps, warmup, duration, ops, pin, lat, lat_every, sample, rows). */
 extern const struct bt_param bt_common_params[];
 extern const size_t bt_common_nparams;
 
@@ -96,9 +96,6 @@ void bt_run_unlock(struct bt_run *r);
  * thread; holds the results lock only for the copy.
  */
 int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep);
-
-/* Path of the recording being written ("" when none). */
-const char *bt_run_record_path(const struct bt_run *r);
 
 /*
  * After bt_run_wait: the recording's first write error (-ENOSPC, -EIO ...;

@@ -367,7 +367,8 @@ static int latency_grid(const struct bt_results *res, int md, struct bt_grid *g)
 /*
  * The axis speedups are relative to, and its value: the recording's baseline
  * ("mode=serial") when that axis is swept and has that value, else the first
- * value of threads when threads is swept. Returns the axis index, or -1.
+ * value of the row axis when it is numeric, else that of the first worker
+ * axis (threads, clients). Returns the axis index, or -1.
  */
 static int baseline_axis(const struct bt_results *res, const char **value)
 {
@@ -387,8 +388,8 @@ static int baseline_axis(const struct bt_results *res, const char **value)
 			}
 		}
 	}
-	for (int a = 0; a < res->naxes; a++) {
-		if (strcmp(res->axes[a], "threads") == 0 && res->ncells > 0) {
+	for (int a = 0; a < res->naxes && res->ncells > 0; a++) {
+		if ((a == 0 && bt_results_axis_numeric(res, 0)) || res->axis_workers[a]) {
 			*value = res->cells[0].values[a];
 			return a;
 		}
@@ -1067,10 +1068,10 @@ static int agree_except(const struct bt_cell *a, const struct bt_cell *b, int na
 }
 
 /*
- * `openssl speed`'s shape: rows are the values of the first axis other than
- * threads (the digests), columns those of the next one (the block sizes),
- * values the median throughput in 1000s of units per second ("%.2fk"). Any
- * other axes, threads included, make one such table each.
+ * `openssl speed`'s shape: rows are the values of the first axis that does
+ * not count workers (the digests), columns those of the next one (the block
+ * sizes), values the median throughput in 1000s of units per second
+ * ("%.2fk"). Any other axes, worker counts included, make one such table each.
  */
 static int write_openssl(FILE *f, const struct bt_results *res)
 {
@@ -1078,7 +1079,7 @@ static int write_openssl(FILE *f, const struct bt_results *res)
 	char *printed;
 
 	for (int k = 0; k < res->naxes; k++) {
-		if (strcmp(res->axes[k], "threads") == 0)
+		if (res->axis_workers[k])
 			continue;
 		if (ra < 0)
 			ra = k;

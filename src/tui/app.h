@@ -239,7 +239,10 @@ struct bt_app {
 	struct bt_lineed prompt_ed;
 };
 
-/* --- tui.c: shared drawing helpers ------------------------------------- */
+/* --- app.c: what every screen uses (no screen calls into tui.c) -------- */
+
+/* Draw text as UTF-8 (1) or ASCII (0) from now on; tui.c sets it when the terminal opens. */
+void bt_app_text_mode(int utf8);
 
 /* Fill r with blanks in the normal role. */
 void bt_app_clear(WINDOW *w, struct bt_rect r);
@@ -262,8 +265,11 @@ struct bt_plan *bt_form_plan(struct bt_app *a);
 int bt_form_nfields(const struct bt_app *a);
 /* Plan index of field f (workload params first, then the common ones). */
 int bt_form_param(const struct bt_app *a, int f);
-/* Put the cursor on the field named name (the form of a new workload starts on threads). */
-void bt_form_focus_name(struct bt_app *a, const char *name);
+/*
+ * Put the cursor on the first field whose schema has flag (BT_PF_*): the form
+ * of a new workload starts on its worker count; on the first field when none.
+ */
+void bt_form_focus_flag(struct bt_app *a, unsigned flag);
 /* A key for the focused form; returns 1 when used. */
 int bt_form_key(struct bt_app *a, int ch);
 void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus);

@@ -121,14 +121,14 @@ int bt_form_param(const struct bt_app *a, int f)
 	return f < nwl ? (int)bt_common_nparams + f : f - nwl;
 }
 
-void bt_form_focus_name(struct bt_app *a, const char *name)
+void bt_form_focus_flag(struct bt_app *a, unsigned flag)
 {
 	const struct bt_plan *pl = cplan(a);
 
 	a->form.cursor = 0;
 	a->form.tick = 0;
-	for (int f = 0; pl && f < pl->nparams; f++)
-		if (!strcmp(pl->params[bt_form_param(a, f)]->name, name))
+	for (int f = pl ? pl->nparams - 1 : -1; f >= 0; f--)
+		if (pl->params[bt_form_param(a, f)]->flags & flag)
 			a->form.cursor = f;
 }
 
@@ -878,7 +878,7 @@ int bt_form_pin_lines(const struct bt_app *a, char lines[][160], int max, int wi
 		snprintf(lines[n++], 160, "%s", buf);
 	}
 	pin = bt_plan_index(pl, "pin");
-	thr = bt_plan_index(pl, "threads");
+	thr = bt_plan_find_flag(pl, BT_PF_WORKERS);
 	if (thr >= 0)
 		for (int v = 0; v < pl->nvals[thr]; v++)
 			if (pl->vals[thr][v].i > nthreads || v == 0)

@@ -10,16 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "core/clock.h"
-#include "core/recording.h"
 #include "core/units.h"
+#include "front/front.h"
 #include "tui/app.h"
 #include "workloads/registry.h"
-
-/* tui.c: the run the signal handler cancels. */
-void bt_app_set_sigrun(struct bt_run *r);
 
 void bt_live_free(struct bt_app *a)
 {
@@ -37,10 +32,13 @@ void bt_live_free(struct bt_app *a)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Copy the form's plan (through JSON, so the copy owns its values) and finalize it. */
+/*
+ * Copy the form's plan (through JSON, so the copy owns its values) and make
+ * it runnable the way every face does (bt_front_plan).
+ */
 static int plan_copy(struct bt_app *a, struct bt_plan *out, struct bt_err *err)
 {
-	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	struct bt_front_base base = { .origin = "plan" };
 	struct bt_plan *pl = bt_form_plan(a);
 	char *json;
 	int rc;
@@ -50,16 +48,9 @@ static int plan_copy(struct bt_app *a, struct bt_plan *out, struct bt_err *err)
 	json = bt_plan_to_json(pl);
 	if (json == NULL)
 		return bt_err_set(err, -ENOMEM, "out of memory");
-	rc = bt_run_plan_init(out, wl, err);
-	if (rc == 0)
-		rc = bt_plan_apply_json(out, json, "plan", err);
+	base.json = json;
+	rc = bt_front_plan(out, bt_workloads[a->wl_sel], &base, NULL, 0, NULL, err);
 	free(json);
-	if (rc == 0)
-		rc = bt_run_plan_finalize(out, wl, err);
-	if (rc == 0)
-		rc = bt_run_validate(wl, out, err);
-	if (rc < 0)
-		bt_plan_destroy(out);
 	return rc;
 }
 
@@ -138,7 +129,6 @@ void bt_live_start(struct bt_app *a)
 	const struct bt_workload *wl = bt_workloads[a->wl_sel];
 	struct bt_plan pl;
 	struct bt_err err = { "" };
-	char dir[4096], host[256] = "host";
 	struct bt_run *run = NULL;
 
 	if (a->running) {
@@ -149,12 +139,8 @@ void bt_live_start(struct bt_app *a)
 		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
 		return;
 	}
-	gethostname(host, sizeof(host) - 1);
-	if (bt_rec_default_dir(dir, sizeof(dir)) < 0 ||
-	    bt_rec_default_path(a->record_path, sizeof(a->record_path), dir, wl->name, host,
-				bt_unix_ns()) < 0) {
-		bt_app_status(a, ROLE_ERROR,
-			      "cannot choose a recording path (set XDG_STATE_HOME or HOME)");
+	if (bt_front_record_path(a->record_path, sizeof(a->record_path), wl->name, &err) < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
 		bt_plan_destroy(&pl);
 		return;
 	}
@@ -172,7 +158,7 @@ void bt_live_start(struct bt_app *a)
 	a->run = run;
 	a->run_wl = a->wl_sel;
 	a->running = 1;
-	bt_app_set_sigrun(run);
+	bt_front_signals_watch(run);
 	if (live_init(&a->live, wl, &pl) < 0) {
 		bt_run_cancel(run);
 		bt_app_status(a, ROLE_ERROR, "out of memory");
@@ -199,7 +185,7 @@ void bt_live_abort(struct bt_app *a)
 	bt_run_cancel(a->run);
 	bt_run_wait(a->run);
 	a->running = 0;
-	bt_app_set_sigrun(NULL);
+	bt_front_signals_watch(NULL);
 }
 
 static int series_push(struct bt_live_series *s, double x, double y)
@@ -344,7 +330,7 @@ void bt_live_tick(struct bt_app *a)
 
 		a->running = 0;
 		a->run_rc = rc;
-		bt_app_set_sigrun(NULL);
+		bt_front_signals_watch(NULL);
 		a->res = res;
 		a->res_path[0] = '\0';
 		a->res_back = SCR_WORKBENCH;

@@ -77,12 +77,15 @@ struct res_layout {
 	int has_scaling;
 };
 
-/* Is the first axis threads with at least two values? Then there is a scaling chart. */
+/*
+ * Is the row axis numeric, with at least two values? Then there is a scaling
+ * chart, whatever the axis counts (threads, fds, units, block bytes).
+ */
 static int scaling_groups(const struct bt_results *res, int *ncombos)
 {
 	int n = 0;
 
-	if (res == NULL || res->naxes < 1 || strcmp(res->axes[0], "threads") || res->ncells < 2)
+	if (res == NULL || !bt_results_axis_numeric(res, 0))
 		return 0;
 	for (int c = 0; c < res->ncells; c++)
 		if (!strcmp(res->cells[c].values[0], res->cells[0].values[0]))
@@ -225,9 +228,10 @@ static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 }
 
 /*
- * The scaling chart: x = threads (log2), y = median throughput, one series
- * per combination of the other axes (cells c = t * ncombos + k), the ideal
- * line from the first series' lowest thread count.
+ * The scaling chart: x = the row axis (log2 when all its values are
+ * positive), y = median throughput, one series per combination of the other
+ * axes (cells c = t * ncombos + k). When the row axis counts workers, the
+ * ideal line from the first series' lowest count.
  */
 static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
@@ -238,12 +242,15 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	struct bt_chart_model m = { 0 };
 	double *xs, *ys, ix[2], iy[2];
 	char (*labels)[128];
-	char unit[48];
+	char unit[48], title[128];
 	struct bt_rect in;
+	int logx = 1;
 
 	bt_app_clear(w, r);
 	snprintf(unit, sizeof(unit), "%s/s", res->unit);
-	in = bt_box_draw(w, r, "Scaling: median throughput vs threads", 0, a->utf8);
+	snprintf(title, sizeof(title), "Scaling: median throughput vs %s",
+		 res->naxes > 0 ? res->axes[0] : "-");
+	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 4 || in.w < 20 || !scaling_groups(res, &ncombos))
 		return;
 	nt = res->ncells / ncombos;
@@ -265,9 +272,10 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		for (int t = 0; t < nt; t++) {
 			const struct bt_cell *c = &res->cells[t * ncombos + k];
 
-			if (!c->done || c->failed)
+			if (!c->done || c->failed ||
+			    bt_results_axis_value(c->values[0], &xs[k * nt + n]) < 0)
 				continue;
-			xs[k * nt + n] = atof(c->values[0]);
+			logx &= xs[k * nt + n] > 0;
 			ys[k * nt + n] = c->ops_s.median;
 			n++;
 		}
@@ -278,12 +286,13 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		ser[k].highlight = a->cell_sel % ncombos == k;
 		ser[k].label = labels[k][0] ? labels[k] : "median";
 	}
-	if (ser[0].n > 0 && ser[0].x[0] > 0) {
+	if (res->axis_workers[0] && ser[0].n > 0 && ser[0].x[0] > 0) {
 		double xmax = ser[0].x[ser[0].n - 1];
 
 		for (int t = 0; t < nt; t++) {
-			double x = atof(res->cells[t * ncombos].values[0]);
+			double x = 0;
 
+			bt_results_axis_value(res->cells[t * ncombos].values[0], &x);
 			if (x > xmax)
 				xmax = x;
 		}
@@ -308,8 +317,8 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		}
 	}
 	m.yunit = unit;
-	m.xunit = "thr";
-	m.logx = 1;
+	m.xunit = res->axes[0];
+	m.logx = logx;
 	m.nseries = ncombos;
 	m.series = ser;
 	bt_chart_draw(w, in, &m, a->utf8);

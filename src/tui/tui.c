@@ -4,103 +4,34 @@
  * One loop on the main thread: poll() stdin until the next refresh tick;
  * keys change the model and set dirty bits; a tick snapshots the run; one
  * render step redraws only the dirty panes into stdscr and ncurses sends
- * only the changed cells (wnoutrefresh + doupdate). Signals only set a flag
- * (and cancel the run, which is async-signal-safe); the loop then stops the
- * run, waits for it and restores the terminal. Resizes arrive as KEY_RESIZE.
+ * only the changed cells (wnoutrefresh + doupdate). Signals go through the
+ * one signal path (front.h): it cancels the run and wakes the poll; the loop
+ * then stops the run, waits for it (the recording ends "interrupted") and
+ * restores the terminal. Resizes arrive as KEY_RESIZE.
  */
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bt_config.h"
-#include "cli/cli.h"
 #include "core/clock.h"
+#include "front/front.h"
 #include "tui/app.h"
 #include "tui/tui.h"
 #include "workloads/registry.h"
 
-static volatile sig_atomic_t g_signalled;
-static struct bt_run *volatile g_run;
-static int g_utf8;
 static SCREEN *g_screen;
-
-/* The run a signal cancels; set by live.c when a run starts and ends. */
-void bt_app_set_sigrun(struct bt_run *r);
-void bt_app_set_sigrun(struct bt_run *r)
-{
-	g_run = r;
-}
-
-static void on_signal(int sig)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-
-	g_signalled = sig;
-	if (g_run != NULL)
-		bt_run_cancel(g_run);
-	/* A second one is not caught: a stuck process can still be ended. */
-	sigaction(sig, &sa, NULL);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 /* atexit guard: whatever path ends the process, the terminal comes back. */
 static void restore_terminal(void)
 {
 	if (g_screen != NULL && !isendwin())
 		endwin();
-}
-
-/* --- drawing helpers ----------------------------------------------------- */
-
-void bt_app_clear(WINDOW *w, struct bt_rect r)
-{
-	bt_rect_fill(w, r, bt_role_attr(ROLE_NORMAL));
-}
-
-void bt_app_put(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *text)
-{
-	struct bt_rect r = { y, x, 1, maxw };
-
-	if (maxw > 0)
-		bt_text_draw(w, r, 0, 0, text, bt_role_attr(role), g_utf8);
-}
-
-void bt_app_putf(WINDOW *w, int y, int x, int maxw, enum bt_role role, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	bt_app_put(w, y, x, maxw, role, buf);
-}
-
-void bt_app_status(struct bt_app *a, enum bt_role role, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->status, sizeof(a->status), fmt, ap);
-	va_end(ap);
-	a->status_role = role;
-	a->dirty |= DIRTY_STATUS;
 }
 
 /* --- themes -------------------------------------------------------------- */
@@ -183,9 +114,9 @@ static void draw_header(WINDOW *w, const struct bt_app *a)
 		snprintf(right, sizeof(right), "theme %s  ? help ", a->theme_name);
 		rw = (int)strlen(right);
 		r.w = a->cols - rw - 1;
-		bt_text_draw(w, r, 0, 0, buf, bt_role_attr(ROLE_TITLE) | A_REVERSE, g_utf8);
+		bt_text_draw(w, r, 0, 0, buf, bt_role_attr(ROLE_TITLE) | A_REVERSE, a->utf8);
 		r.w = a->cols;
-		bt_text_draw(w, r, 0, a->cols - rw, right, bt_role_attr(ROLE_TITLE) | A_REVERSE, g_utf8);
+		bt_text_draw(w, r, 0, a->cols - rw, right, bt_role_attr(ROLE_TITLE) | A_REVERSE, a->utf8);
 	}
 }
 
@@ -636,7 +567,11 @@ static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlna
 static int apply_args(struct bt_app *a, int argc, char **argv, const char *wlname, int firstkv)
 {
 	struct bt_err err = { "" };
+	char **kv = calloc((size_t)argc + 1, sizeof(*kv));
+	int nkv = 0, rc;
 
+	if (kv == NULL)
+		return -1;
 	if (wlname != NULL) {
 		const struct bt_workload *wl = bt_workload_find(wlname);
 		int w = -1;
@@ -646,19 +581,20 @@ static int apply_args(struct bt_app *a, int argc, char **argv, const char *wlnam
 				w = (int)i;
 		if (w < 0) {
 			fprintf(stderr, "benchtop: %s: no such workload (see benchtop list)\n", wlname);
+			free(kv);
 			return -1;
 		}
 		bt_wb_select(a, w);
 	}
-	for (int i = firstkv; i < argc; i++) {
-		if (strchr(argv[i], '=') == NULL || argv[i][0] == '-')
-			continue;
-		if (bt_plan_set_arg(bt_form_plan(a), argv[i], &err) < 0) {
-			fprintf(stderr, "benchtop: %s\n", err.msg);
-			return -1;
-		}
-	}
-	return 0;
+	for (int i = firstkv; i < argc; i++)
+		if (strchr(argv[i], '=') != NULL && argv[i][0] != '-')
+			kv[nkv++] = argv[i];
+	/* As the CLI reads them (a key given twice is refused). */
+	rc = bt_front_set_args(bt_form_plan(a), kv, nkv, &err);
+	if (rc < 0)
+		fprintf(stderr, "benchtop: %s\n", err.msg);
+	free(kv);
+	return rc;
 }
 
 /* --- the loop ------------------------------------------------------------ */
@@ -667,8 +603,9 @@ static void loop(struct bt_app *a)
 {
 	uint64_t next = bt_now_ns();
 
-	while (!a->quit && !g_signalled) {
-		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	while (!a->quit && !bt_front_signalled()) {
+		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
+					 { .fd = bt_front_signal_fd(), .events = POLLIN } };
 		int timeout = -1, ch;
 
 		render(a);
@@ -677,9 +614,9 @@ static void loop(struct bt_app *a)
 
 			timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
 		}
-		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+		if (poll(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR)
 			break;
-		if (g_signalled)
+		if (bt_front_signalled())
 			break;
 		while ((ch = getch()) != ERR) {
 			handle_key(a, ch);
@@ -701,7 +638,7 @@ static void loop(struct bt_app *a)
 		} else {
 			next = bt_now_ns();
 		}
-		if (pfd.revents & (POLLHUP | POLLERR))
+		if (pfd[0].revents & (POLLHUP | POLLERR))
 			break;
 	}
 }
@@ -750,7 +687,8 @@ static int tui_session(int argc, char **argv, const char *replay)
 		bt_wb_destroy(a);
 		return BT_EXIT_USAGE;
 	}
-	a->utf8 = g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	bt_app_text_mode(a->utf8);
 	g_screen = newterm(NULL, stdout, stdin);
 	if (g_screen == NULL) {
 		bt_cast_stop();
@@ -774,7 +712,7 @@ static int tui_session(int argc, char **argv, const char *replay)
 		use_default_colors();
 		a->color = 1;
 	}
-	catch_signals();
+	bt_front_signals_catch();
 	a->nthemes = bt_theme_list(a->themes, BT_THEMES_MAX);
 	{
 		char keep[512];
@@ -806,7 +744,7 @@ static int tui_session(int argc, char **argv, const char *replay)
 		fprintf(stderr, "benchtop: recorded %s (%s)\n", a->record_path, res->status);
 	}
 	/* q is the user's normal way out (0); a signal ends it like the CLI's run (130). */
-	if (g_signalled)
+	if (bt_front_signalled())
 		status = BT_EXIT_INTERRUPTED;
 	bt_resview_free(a);
 	bt_replay_free(a);

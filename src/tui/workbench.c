@@ -91,7 +91,7 @@ void bt_wb_select(struct bt_app *a, int wl)
 	memset(&a->form, 0, sizeof(a->form));
 	a->form.err_field = -1;
 	if (bt_form_plan(a) != NULL)
-		bt_form_focus_name(a, "threads");
+		bt_form_focus_flag(a, BT_PF_WORKERS);
 	if (bt_workloads[wl]->unavailable && bt_workloads[wl]->unavailable())
 		bt_app_status(a, ROLE_WARN, "%s is unavailable: %s", bt_workloads[wl]->name,
 			      bt_workloads[wl]->unavailable());

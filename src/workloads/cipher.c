@@ -65,7 +65,8 @@ static const size_t block_size[A_COUNT] = { 16, BT_GOST89_BLOCK };
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = MAX_TEAM,
 			.help = "OpenMP team size (mode=serial runs on one thread)",
-			.ticks = "1,2,4,8,16,32,64" },
+			.ticks = "1,2,4,8,16,32,64",
+			.flags = BT_PF_WORKERS },
 	[P_ALGO] = { .name = "algo", .kind = BT_P_ENUM, .def = "aes-128-ecb",
 		     .choices = algo_choices,
 		     .help = "aes-128-ecb (OpenSSL EVP) or gost89 (GOST 28147-89, table lookups)" },

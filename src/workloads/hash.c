@@ -78,7 +78,8 @@ static const struct bt_metric metrics[] = {
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 1024,
 			.help = "threads, each hashing its own buffer (or the whole file)",
-			.ticks = "1,2,4,8,16,32,64" },
+			.ticks = "1,2,4,8,16,32,64",
+			.flags = BT_PF_WORKERS },
 	[P_ALGO] = { .name = "algo", .kind = BT_P_ENUM, .def = "sha256", .choices = algo_choices,
 		     .help = "digest (md4 needs OpenSSL's legacy provider)" },
 	[P_BLOCK] = { .name = "block", .kind = BT_P_INT, .def = "8192", .min = 1,

@@ -28,7 +28,8 @@ static const char *const lock_choices[] = { "mutex", "adaptive", "spin", "ticket
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "4", .min = 1, .max = 1024,
 			.help = "threads updating the shared counters",
-			.ticks = "1,2,4,8,16,32,64" },
+			.ticks = "1,2,4,8,16,32,64",
+			.flags = BT_PF_WORKERS },
 	[P_LOCK] = { .name = "lock", .kind = BT_P_ENUM, .def = "mutex", .choices = lock_choices,
 		     .help = "lock kind; atomic = lock-free fetch_add, none = no lock (1 thread)" },
 	[P_CS] = { .name = "cs", .kind = BT_P_INT, .def = "0", .min = 0, .max = 100000,

@@ -11,7 +11,8 @@ enum { P_THREADS, P_WORK };
 
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 1024,
-			.help = "worker threads", .ticks = "1,2,4,8,16,32,64" },
+			.help = "worker threads", .ticks = "1,2,4,8,16,32,64",
+			.flags = BT_PF_WORKERS },
 	[P_WORK] = { .name = "work", .kind = BT_P_INT, .def = "0", .min = 0, .max = 10000000,
 		     .help = "iterations of a dependent arithmetic loop per op (0 = empty op)" },
 };

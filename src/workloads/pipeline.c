@@ -55,7 +55,8 @@ static const char *const lock_choices[] = { "mutex", "adaptive", "spin", "ticket
 
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "4", .min = 1, .max = 1024,
-			.help = "producers, and as many receivers", .ticks = "1,2,4,8,16,32,64" },
+			.help = "producers, and as many receivers", .ticks = "1,2,4,8,16,32,64",
+			.flags = BT_PF_WORKERS },
 	[P_TRANSMITTERS] = { .name = "transmitters", .kind = BT_P_INT, .def = "1", .min = 1,
 			     .max = 64, .help = "threads moving blocks from queue 1 to queue 2" },
 	[P_UNITS] = { .name = "units", .kind = BT_P_INT, .def = "1000", .min = 1, .max = 10000000,
