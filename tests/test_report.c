@@ -37,7 +37,7 @@ static void add_rep(struct bt_results *res, int cell, int rep, int warmup, int o
 	r.rep = rep;
 	r.warmup = warmup;
 	r.ok = ok;
-	snprintf(r.verify, sizeof(r.verify), "%s", ok ? "ok" : "3 items lost");
+	r.verify = ok ? "ok" : "3 items lost";
 	r.ops_s = ops_s;
 	r.bytes_s = ops_s * 64;
 	r.wall_s = wall;

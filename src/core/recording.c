@@ -1129,16 +1129,18 @@ static int read_workers(struct rd *rd, json_t *o, struct bt_rep *r)
 static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 {
 	struct bt_rep r;
+	char verify[BT_ERR_MAX] = "";	/* bt_results_add_rep copies it */
 	long long lat_every = 0;
 	int ret;
 
 	memset(&r, 0, sizeof(r));
+	r.verify = verify;
 	if (res->nreps >= BT_REC_MAX_REPS)
 		return rd_fail(rd, -EFBIG, "more than %d rep lines, past the limit", BT_REC_MAX_REPS);
 	if ((ret = read_cell_rep(rd, o, res, &r.cell, &r.rep)) < 0 ||
 	    (ret = get_bool(rd, o, "", "warmup", &r.warmup)) < 0 ||
 	    (ret = get_bool(rd, o, "", "ok", &r.ok)) < 0 ||
-	    (ret = get_str(rd, o, "", "verify", r.verify, sizeof(r.verify))) < 0 ||
+	    (ret = get_str(rd, o, "", "verify", verify, sizeof(verify))) < 0 ||
 	    (ret = get_u64(rd, o, "", "ops", &r.ops)) < 0 ||
 	    (ret = get_u64(rd, o, "", "bytes", &r.bytes)) < 0 ||
 	    (ret = get_u64(rd, o, "", "errors", &r.errors)) < 0 ||
