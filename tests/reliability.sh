@@ -118,5 +118,31 @@ XDG_STATE_HOME="$T/xdgfile" bt run null ops=100 reps=1 warmup=0 >/dev/null 2>"$T
 [ $rc -eq 1 ] && grep -q "cannot create a recording in $T/xdgfile/benchtop/sessions: Not a directory" "$T/err" &&
 	ok "XDG_STATE_HOME a file: clear message" || bad "XDG file" "rc=$rc $(cat "$T/err")"
 
+# ---- 10. a theme that is a FIFO: the TUI starts, says why in one line -------
+# (the theme is chosen by name from $XDG_CONFIG_HOME/benchtop/themes)
+if command -v tmux >/dev/null 2>&1; then
+	mkdir -p "$T/cfg/benchtop/themes"
+	mkfifo "$T/cfg/benchtop/themes/fifo.theme"
+	TS="bt-rel-$$"
+	tmux -L "$TS" new-session -d -x 120 -y 30 \
+		"env XDG_CONFIG_HOME='$T/cfg' LANG=C TERM=xterm timeout --foreground 20 '$BT' --theme fifo 2>'$T/tui.err'; echo EXIT=\$? >'$T/tui.rc'; sleep 5"
+	seen=""
+	for _ in $(seq 1 50); do
+		tmux -L "$TS" capture-pane -p >"$T/pane" 2>/dev/null
+		if grep -q "a FIFO, not a regular file" "$T/pane"; then seen=1; break; fi
+		sleep 0.1
+	done
+	[ -n "$seen" ] && [ "$(grep -c "FIFO" "$T/pane")" -eq 1 ] &&
+		ok "TUI with a FIFO theme: starts, one line says why" ||
+		bad "TUI FIFO theme" "$(grep -v '^ *$' "$T/pane" | tail -3)"
+	tmux -L "$TS" send-keys q 2>/dev/null
+	for _ in $(seq 1 50); do [ -f "$T/tui.rc" ] && break; sleep 0.1; done
+	grep -q "EXIT=0" "$T/tui.rc" 2>/dev/null && ok "TUI with a FIFO theme: q quits" ||
+		bad "TUI FIFO theme quit" "$(cat "$T/tui.rc" "$T/tui.err" 2>/dev/null)"
+	tmux -L "$TS" kill-server 2>/dev/null
+else
+	skip "TUI with a FIFO theme" "no tmux"
+fi
+
 echo "# $pass passed, $failn failed, $skipn skipped"
 [ $failn -eq 0 ]
