@@ -144,5 +144,21 @@ else
 	skip "TUI with a FIFO theme" "no tmux"
 fi
 
+# ---- 11. a run that fails to start leaves no empty reserved recording -----
+# (sessions on a full tmpfs: the name is reserved, the header cannot be written)
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	MNT="$T/full"
+	mkdir -p "$MNT/benchtop/sessions"
+	head -c 1M /dev/zero >"$MNT/fill" 2>/dev/null
+	XDG_STATE_HOME="$MNT" bt run null ops=100 reps=1 warmup=0 >/dev/null 2>"$T/err"; rc=$?
+	left=$(ls -A "$MNT/benchtop/sessions" | wc -l)
+	[ $rc -eq 1 ] && [ "$left" -eq 0 ] && grep -q "No space left on device" "$T/err" &&
+		ok "failed start: the reserved empty recording is removed" ||
+		bad "failed start leaves a file" "rc=$rc left=$left $(cat "$T/err")"
+	umount "$MNT"; MNT=""
+else
+	skip "failed start removes the reserved recording" "needs root and tmpfs"
+fi
+
 echo "# $pass passed, $failn failed, $skipn skipped"
 [ $failn -eq 0 ]

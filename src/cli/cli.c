@@ -193,6 +193,8 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 	catch_signals();
 	if (bt_run_start(&run, wl, pl, path[0] ? path : NULL, &err) < 0) {
 		bt_cli_error("%s", err.msg);
+		if (o->record == NULL && path[0])	/* the name we reserved, if still empty */
+			bt_rec_unreserve(path);
 		return BT_EXIT_FAILED;
 	}
 	g_run = run;

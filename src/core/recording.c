@@ -81,6 +81,22 @@ static int make_parents(const char *path, struct bt_err *err);
  * start in the same second get two files, and bt_recw_open takes the empty
  * file over without truncating anything.
  */
+/*
+ * Only an empty regular file goes: a run that failed to start after its
+ * name was reserved leaves nothing behind, and whatever has been written
+ * there since (or put there by someone else) stays.
+ */
+int bt_rec_unreserve(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size != 0)
+		return -EEXIST;
+	return unlink(path) < 0 ? -errno : 0;
+}
+
 int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *workload,
 			const char *host, uint64_t unix_ns)
 {
