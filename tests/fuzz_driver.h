@@ -16,6 +16,18 @@
  * BT_FUZZ_SECONDS seconds (default 20), whichever comes first
  * (BT_FUZZ_SEED picks another sequence for longer hunts). A crash
  * leaves the input that caused it in the file named at start.
+ *
+ * Limits per input, so that a hang or a blow-up fails the test instead of
+ * timing out CI: one input may take BT_FUZZ_INPUT_SECONDS (default 10;
+ * SIGALRM then aborts with the input's path) and the process may reach
+ * BT_FUZZ_MAX_MB of resident memory (default 1024, checked after every
+ * input). Without a sanitizer, RLIMIT_AS stops a runaway allocation at 4x
+ * that; under ASan, which reserves terabytes of shadow address space,
+ * __asan_default_options sets hard_rss_limit_mb and max_allocation_size_mb
+ * to the same end.
+ *
+ * fuzz_capped_open gives the writer targets a FILE whose output is counted,
+ * kept (its first FUZZ_KEEP bytes) and capped: past the cap it aborts.
  */
 #ifndef BT_TESTS_FUZZ_DRIVER_H
 #define BT_TESTS_FUZZ_DRIVER_H
@@ -26,12 +38,149 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FUZZ_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define FUZZ_SANITIZED 1
+#endif
+#endif
+
 static void fuzz_one(const char *path);
+
+/* The input being run, for the messages of the limits. */
+static char fuzz_input_path[256];
+
+#ifdef FUZZ_SANITIZED
+const char *__asan_default_options(void);
+
+/*
+ * ASan's own limits (ASAN_OPTIONS still overrides them): a single allocation
+ * over 1 GiB, or a resident set over 2 GiB, is reported as an error.
+ */
+const char *__asan_default_options(void)
+{
+	return "max_allocation_size_mb=1024:hard_rss_limit_mb=2048";
+}
+#endif
+
+/* --- a counted, capped output stream -------------------------------------- */
+
+#define FUZZ_KEEP (4u << 20)
+
+struct fuzz_out {
+	size_t len, cap;	/* bytes written; the cap past which it aborts */
+	char *keep;		/* the first FUZZ_KEEP bytes, NUL-terminated */
+	size_t kept;
+	const char *what;	/* what writes it, for the message */
+};
+
+__attribute__((unused))
+static ssize_t fuzz_out_write(void *cookie, const char *buf, size_t n)
+{
+	struct fuzz_out *o = cookie;
+
+	if (o->len + n > o->cap) {
+		fprintf(stderr, "%s: output of %s exceeds %zu bytes (input: %s)\n",
+			FUZZ_NAME, o->what, o->cap, fuzz_input_path);
+		abort();
+	}
+	if (o->kept < FUZZ_KEEP) {
+		size_t k = n < FUZZ_KEEP - o->kept ? n : FUZZ_KEEP - o->kept;
+
+		memcpy(o->keep + o->kept, buf, k);
+		o->kept += k;
+		o->keep[o->kept] = '\0';
+	}
+	o->len += n;
+	return (ssize_t)n;
+}
+
+/*
+ * A FILE that counts what is written to it and aborts past cap bytes; o
+ * keeps the first FUZZ_KEEP bytes (o->kept < o->len: the rest was counted
+ * only). Close with fclose, then free o->keep.
+ */
+__attribute__((unused))
+static FILE *fuzz_capped_open(struct fuzz_out *o, size_t cap, const char *what)
+{
+	cookie_io_functions_t io = { .write = fuzz_out_write };
+	FILE *f;
+
+	memset(o, 0, sizeof(*o));
+	o->cap = cap;
+	o->what = what;
+	o->keep = malloc(FUZZ_KEEP + 1);
+	if (o->keep == NULL)
+		abort();
+	o->keep[0] = '\0';
+	f = fopencookie(o, "w", io);
+	if (f == NULL)
+		abort();
+	return f;
+}
+
+/* --- limits on one input --------------------------------------------------- */
+
+static unsigned fuzz_input_seconds = 10;
+static long fuzz_max_mb = 1024;
+
+__attribute__((unused))
+static void fuzz_on_alarm(int sig)
+{
+	static const char msg[] = FUZZ_NAME ": an input ran past its time limit (a hang?); it is in ";
+
+	(void)sig;
+	(void)!write(2, msg, sizeof(msg) - 1);
+	(void)!write(2, fuzz_input_path, strlen(fuzz_input_path));
+	(void)!write(2, "\n", 1);
+	abort();
+}
+
+__attribute__((unused))
+static void fuzz_limits(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fuzz_on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+#ifndef FUZZ_SANITIZED
+	{
+		rlim_t want = (rlim_t)fuzz_max_mb << 22;	/* 4x, in bytes */
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_AS, &rl) == 0 && (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > want) &&
+		    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want)) {
+			rl.rlim_cur = want;
+			setrlimit(RLIMIT_AS, &rl);
+		}
+	}
+#endif
+}
+
+/* One input under the limits: a time limit around it, the resident peak after it. */
+__attribute__((unused))
+static void fuzz_run_one(const char *path)
+{
+	struct rusage ru;
+
+	alarm(fuzz_input_seconds);
+	fuzz_one(path);
+	alarm(0);
+	if (getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss / 1024 > fuzz_max_mb) {
+		fprintf(stderr, "%s: resident memory reached %ld MB (limit %ld): the input is in %s\n",
+			FUZZ_NAME, ru.ru_maxrss / 1024, fuzz_max_mb, path);
+		abort();
+	}
+}
 
 /* Write data to path (replacing it). */
 static void fuzz_write(const char *path, const uint8_t *data, size_t size)
@@ -61,8 +210,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
 
-	if (path[0] == '\0')
+	if (path[0] == '\0') {
 		snprintf(path, sizeof(path), "/tmp/%s-%d.input", FUZZ_NAME, (int)getpid());
+		snprintf(fuzz_input_path, sizeof(fuzz_input_path), "%s", path);
+	}
 	fuzz_write(path, data, size);
 	fuzz_one(path);
 	return 0;
@@ -312,13 +463,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: no seed files in %s\n", FUZZ_NAME, argv[1]);
 		return 1;
 	}
+	fuzz_input_seconds = (unsigned)env_long("BT_FUZZ_INPUT_SECONDS", 10);
+	fuzz_max_mb = env_long("BT_FUZZ_MAX_MB", 1024);
+	fuzz_limits();
 	cur.p = malloc(FUZZ_MAX_INPUT);
-	if (cur.p == NULL)
+	if (cur.p == NULL) {
+		fprintf(stderr, "%s: out of memory (BT_FUZZ_MAX_MB=%ld)\n", FUZZ_NAME, fuzz_max_mb);
 		return 1;
+	}
 	/* Thousands of small writes: a RAM file system when there is one. */
 	if (tmp == NULL || tmp[0] == '\0')
 		tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 	snprintf(path, sizeof(path), "%s/%s-%d.input", tmp, FUZZ_NAME, (int)getpid());
+	snprintf(fuzz_input_path, sizeof(fuzz_input_path), "%s", path);
 	printf("%s: %d seeds from %s; each input goes through %s (left there on a crash)\n",
 	       FUZZ_NAME, nseeds, argv[1], path);
 	fflush(stdout);
@@ -326,7 +483,7 @@ int main(int argc, char **argv)
 	/* The seeds themselves first, unchanged. */
 	for (i = 0; i < nseeds; i++) {
 		fuzz_write(path, seeds[i].p, seeds[i].len);
-		fuzz_one(path);
+		fuzz_run_one(path);
 	}
 	for (; i < iters; i++) {
 		const struct buf *s = &seeds[below((size_t)nseeds)];
@@ -339,11 +496,12 @@ int main(int argc, char **argv)
 		for (int k = 0; k < nmut; k++)
 			mutate(&cur, seeds, nseeds);
 		fuzz_write(path, cur.p, cur.len);
-		fuzz_one(path);
+		fuzz_run_one(path);
 	}
 	unlink(path);
 	fuzz_report();
-	printf("%s: %ld inputs, 0 crashes (%.1f s)\n", FUZZ_NAME, i, now_s() - t0);
+	printf("%s: %ld inputs, 0 crashes (%.1f s; limits per input: %u s, %ld MB)\n",
+	       FUZZ_NAME, i, now_s() - t0, fuzz_input_seconds, fuzz_max_mb);
 	free(cur.p);
 	for (int k = 0; k < nseeds; k++)
 		free(seeds[k].p);

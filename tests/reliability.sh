@@ -118,5 +118,47 @@ XDG_STATE_HOME="$T/xdgfile" bt run null ops=100 reps=1 warmup=0 >/dev/null 2>"$T
 [ $rc -eq 1 ] && grep -q "cannot create a recording in $T/xdgfile/benchtop/sessions: Not a directory" "$T/err" &&
 	ok "XDG_STATE_HOME a file: clear message" || bad "XDG file" "rc=$rc $(cat "$T/err")"
 
+# ---- 10. a theme that is a FIFO: the TUI starts, says why in one line -------
+# (the theme is chosen by name from $XDG_CONFIG_HOME/benchtop/themes)
+if command -v tmux >/dev/null 2>&1; then
+	mkdir -p "$T/cfg/benchtop/themes"
+	mkfifo "$T/cfg/benchtop/themes/fifo.theme"
+	TS="bt-rel-$$"
+	tmux -L "$TS" new-session -d -x 120 -y 30 \
+		"env XDG_CONFIG_HOME='$T/cfg' LANG=C TERM=xterm timeout --foreground 20 '$BT' --theme fifo 2>'$T/tui.err'; echo EXIT=\$? >'$T/tui.rc'; sleep 5"
+	seen=""
+	for _ in $(seq 1 50); do
+		tmux -L "$TS" capture-pane -p >"$T/pane" 2>/dev/null
+		if grep -q "a FIFO, not a regular file" "$T/pane"; then seen=1; break; fi
+		sleep 0.1
+	done
+	[ -n "$seen" ] && [ "$(grep -c "FIFO" "$T/pane")" -eq 1 ] &&
+		ok "TUI with a FIFO theme: starts, one line says why" ||
+		bad "TUI FIFO theme" "$(grep -v '^ *$' "$T/pane" | tail -3)"
+	tmux -L "$TS" send-keys q 2>/dev/null
+	for _ in $(seq 1 50); do [ -f "$T/tui.rc" ] && break; sleep 0.1; done
+	grep -q "EXIT=0" "$T/tui.rc" 2>/dev/null && ok "TUI with a FIFO theme: q quits" ||
+		bad "TUI FIFO theme quit" "$(cat "$T/tui.rc" "$T/tui.err" 2>/dev/null)"
+	tmux -L "$TS" kill-server 2>/dev/null
+else
+	skip "TUI with a FIFO theme" "no tmux"
+fi
+
+# ---- 11. a run that fails to start leaves no empty reserved recording -----
+# (sessions on a full tmpfs: the name is reserved, the header cannot be written)
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	MNT="$T/full"
+	mkdir -p "$MNT/benchtop/sessions"
+	head -c 1M /dev/zero >"$MNT/fill" 2>/dev/null
+	XDG_STATE_HOME="$MNT" bt run null ops=100 reps=1 warmup=0 >/dev/null 2>"$T/err"; rc=$?
+	left=$(ls -A "$MNT/benchtop/sessions" | wc -l)
+	[ $rc -eq 1 ] && [ "$left" -eq 0 ] && grep -q "No space left on device" "$T/err" &&
+		ok "failed start: the reserved empty recording is removed" ||
+		bad "failed start leaves a file" "rc=$rc left=$left $(cat "$T/err")"
+	umount "$MNT"; MNT=""
+else
+	skip "failed start removes the reserved recording" "needs root and tmpfs"
+fi
+
 echo "# $pass passed, $failn failed, $skipn skipped"
 [ $failn -eq 0 ]

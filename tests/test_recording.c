@@ -153,7 +153,7 @@ static void make_results(struct bt_results *res)
 			r.rep = k;
 			r.warmup = k < WARMUP;
 			r.ok = !(c == 3 && k == WARMUP + COUNTED - 1);
-			snprintf(r.verify, sizeof(r.verify), "%s", r.ok ? "ok" : "lost 3 items");
+			r.verify = r.ok ? "ok" : "lost 3 items";
 			r.ops = 1000000ull * (uint64_t)(c + 1) + (uint64_t)k;
 			r.bytes = r.ops * 64;
 			r.errors = r.ok ? 0 : 3;
@@ -837,7 +837,7 @@ static void make_metric_results(struct bt_results *res)
 			r.rep = k;
 			r.warmup = k == 0;
 			r.ok = 1;
-			snprintf(r.verify, sizeof(r.verify), "ok");
+			r.verify = bt_rep_ok;
 			r.ops = 100;
 			r.wall_s = 1;
 			r.ops_s = 100;
@@ -1078,6 +1078,66 @@ static void test_default_path(void **state)
 	assert_int_equal(bt_rec_default_path(buf, 20, dir, "pipeline", "h", ns), -ENAMETOOLONG);
 }
 
+/*
+ * Rep indexes and rep counts near INT_MAX (issue 9, point 7): the replay
+ * and the live view add and multiply them, so the reader refuses any past
+ * BT_REC_MAX_REP_INDEX with one line naming the field; nothing that large
+ * reaches them.
+ */
+static void test_rep_index_limits(void **state)
+{
+	static const char hdr[] =
+		"{\"type\":\"header\",\"benchtop_recording\":1,\"workload\":\"null\",\"unit\":\"ops\","
+		"\"axes\":[],\"cells\":[{\"index\":0,\"label\":\"\",\"values\":[],\"reps\":%s}]}\n";
+	static const char rep[] = "{\"type\":\"rep\",\"cell\":0,\"rep\":%s,\"ok\":true,\"ops\":1}\n";
+	static const char sample[] = "{\"type\":\"sample\",\"cell\":0,\"rep\":%s,\"t\":0.1,\"dt\":0.1}\n";
+	static const char *const big[] = { "2147483647", "2147483646", "1000001" };
+	struct bt_results back;
+	struct bt_err err = { "" };
+	char path[512], text[1024], line[256], want[256];
+
+	(void)state;
+	tmp_path(path, sizeof(path), "intmax.jsonl");
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		/* A cell of INT_MAX reps. */
+		snprintf(text, sizeof(text), hdr, big[i]);
+		write_text(path, text, strlen(text));
+		snprintf(want, sizeof(want), ":1: field \"cells[0].reps\": %s out of range 0..1000000",
+			 big[i]);
+		expect_error(path, want);
+
+		/* A rep, and a sample, numbered INT_MAX. */
+		snprintf(text, sizeof(text), hdr, "3");
+		snprintf(line, sizeof(line), rep, big[i]);
+		strcat(text, line);
+		write_text(path, text, strlen(text));
+		snprintf(want, sizeof(want), ":2: rep %s out of range (0..1000000)", big[i]);
+		expect_error(path, want);
+		snprintf(text, sizeof(text), hdr, "3");
+		snprintf(line, sizeof(line), sample, big[i]);
+		strcat(text, line);
+		write_text(path, text, strlen(text));
+		expect_error(path, want);
+	}
+	/* Past int itself: refused as out of range, not wrapped. */
+	snprintf(text, sizeof(text), hdr, "3");
+	snprintf(line, sizeof(line), rep, "4294967296");
+	strcat(text, line);
+	write_text(path, text, strlen(text));
+	expect_error_prefix(path, ":2: field \"rep\": ");
+	/* The limit itself is accepted: a cell of 1000000 reps, rep 1000000 read back. */
+	snprintf(text, sizeof(text), hdr, "1000000");
+	snprintf(line, sizeof(line), rep, "1000000");
+	strcat(text, line);
+	write_text(path, text, strlen(text));
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_int_equal(back.nreps, 1);
+	assert_int_equal(back.reps[0].rep, 1000000);
+	assert_int_equal(back.cells[0].total_reps, 1000000);
+	assert_string_equal(back.status, "interrupted");
+	bt_results_destroy(&back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1096,6 +1156,7 @@ int main(void)
 		cmocka_unit_test(test_sticky_error),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_rep_index_limits),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -37,7 +37,7 @@ static void add_rep(struct bt_results *res, int cell, int rep, int warmup, int o
 	r.rep = rep;
 	r.warmup = warmup;
 	r.ok = ok;
-	snprintf(r.verify, sizeof(r.verify), "%s", ok ? "ok" : "3 items lost");
+	r.verify = ok ? "ok" : "3 items lost";
 	r.ops_s = ops_s;
 	r.bytes_s = ops_s * 64;
 	r.wall_s = wall;
@@ -642,7 +642,7 @@ static void make_metrics(struct bt_results *res, int nmetrics)
 			r.cell = c;
 			r.rep = i;
 			r.ok = 1;
-			snprintf(r.verify, sizeof(r.verify), "ok");
+			r.verify = bt_rep_ok;
 			r.ops_s = 1000.0 * (c + 1);
 			r.wall_s = 1;
 			r.metric[0] = 1 + i + 10 * c;

@@ -14,6 +14,7 @@
 #include "bt_config.h"
 #include "core/clock.h"
 #include "core/plan.h"
+#include "core/recording.h"
 #include "core/units.h"
 #include "engines/runner.h"
 
@@ -157,6 +158,8 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 	bt_front_signals_catch();
 	if (bt_run_start(&run, wl, pl, path[0] ? path : NULL, &err) < 0) {
 		bt_cli_error("%s", err.msg);
+		if (o->record == NULL && path[0])	/* the name we reserved, if still empty */
+			bt_rec_unreserve(path);
 		return BT_EXIT_FAILED;
 	}
 	bt_front_signals_watch(run);

@@ -81,6 +81,22 @@ static int make_parents(const char *path, struct bt_err *err);
  * start in the same second get two files, and bt_recw_open takes the empty
  * file over without truncating anything.
  */
+/*
+ * Only an empty regular file goes: a run that failed to start after its
+ * name was reserved leaves nothing behind, and whatever has been written
+ * there since (or put there by someone else) stays.
+ */
+int bt_rec_unreserve(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size != 0)
+		return -EEXIST;
+	return unlink(path) < 0 ? -errno : 0;
+}
+
 int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *workload,
 			const char *host, uint64_t unix_ns)
 {
@@ -1343,16 +1359,18 @@ static int read_workers(struct rd *rd, json_t *o, struct bt_rep *r)
 static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 {
 	struct bt_rep r;
+	char verify[BT_ERR_MAX] = "";	/* bt_results_add_rep copies it */
 	long long lat_every = 0;
 	int ret;
 
 	memset(&r, 0, sizeof(r));
+	r.verify = verify;
 	if (res->nreps >= BT_REC_MAX_REPS)
 		return rd_fail(rd, -EFBIG, "more than %d rep lines, past the limit", BT_REC_MAX_REPS);
 	if ((ret = read_cell_rep(rd, o, res, &r.cell, &r.rep)) < 0 ||
 	    (ret = get_bool(rd, o, "", "warmup", &r.warmup)) < 0 ||
 	    (ret = get_bool(rd, o, "", "ok", &r.ok)) < 0 ||
-	    (ret = get_str(rd, o, "", "verify", r.verify, sizeof(r.verify))) < 0 ||
+	    (ret = get_str(rd, o, "", "verify", verify, sizeof(verify))) < 0 ||
 	    (ret = get_u64(rd, o, "", "ops", &r.ops)) < 0 ||
 	    (ret = get_u64(rd, o, "", "bytes", &r.bytes)) < 0 ||
 	    (ret = get_u64(rd, o, "", "errors", &r.errors)) < 0 ||

@@ -82,6 +82,13 @@ int bt_rec_default_path(char *buf, size_t n, const char *dir, const char *worklo
 			const char *host, uint64_t unix_ns);
 
 /*
+ * Give back a name reserved by bt_rec_default_path when the run did not
+ * start: path is removed if it is still an empty regular file. 0, or
+ * -EEXIST (not empty, not a regular file: kept), or -errno.
+ */
+int bt_rec_unreserve(const char *path);
+
+/*
  * Create path (and missing parent directories). Nothing is truncated: path
  * must not exist, or be an empty regular file (reserved by
  * bt_rec_default_path) or a character device. 0 or -errno with err set.

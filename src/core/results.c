@@ -9,10 +9,19 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/param.h"
 #include "core/units.h"
+
+const char bt_rep_ok[] = "ok";
+
+static void free_verify(const char *v)
+{
+	if (v != NULL && v != bt_rep_ok)
+		free((char *)(uintptr_t)v);
+}
 
 int bt_results_init(struct bt_results *res, int ncells)
 {
@@ -34,8 +43,8 @@ void bt_results_destroy(struct bt_results *res)
 {
 	for (int i = 0; i < res->nreps; i++) {
 		bt_hist_free(res->reps[i].hist);
-		free(res->reps[i].lat.idx);
-		free(res->reps[i].lat.cnt);
+		free_verify(res->reps[i].verify);
+		free(res->reps[i].lat.cnt);	/* idx lives in the same block */
 		free(res->reps[i].workers);
 	}
 	free(res->reps);
@@ -75,14 +84,13 @@ static int make_lat(struct bt_rep *r)
 	if (h == NULL || h->total == 0)
 		return 0;
 	n = bt_hist_sparse(h, NULL, NULL, 0);
-	l->idx = malloc(n * sizeof(*l->idx));
-	l->cnt = malloc(n * sizeof(*l->cnt));
-	if (l->idx == NULL || l->cnt == NULL) {
-		free(l->idx);
-		free(l->cnt);
+	/* One block, counts first (aligned), then the indexes: one malloc a rep, not two. */
+	l->cnt = malloc(n * (sizeof(*l->cnt) + sizeof(*l->idx)));
+	if (l->cnt == NULL) {
 		memset(l, 0, sizeof(*l));
 		return -ENOMEM;
 	}
+	l->idx = (uint32_t *)(l->cnt + n);
 	l->n = (uint32_t)bt_hist_sparse(h, l->idx, l->cnt, n);
 	l->count = h->total;
 	l->min = h->min;
@@ -118,6 +126,7 @@ void bt_rep_lat_add(struct bt_hist *dst, const struct bt_rep_lat *l)
 int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 {
 	struct bt_cell *cell;
+	const char *v = NULL;
 	int rc = 0;
 
 	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++)
@@ -129,6 +138,13 @@ int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 		rc = grow((void **)&res->reps, res->nreps, &res->reps_cap, sizeof(*res->reps));
 	if (rc == 0)
 		rc = make_lat(r);
+	if (rc == 0) {
+		/* Every "ok" shares one string; anything more is copied. */
+		v = r->verify != NULL ? r->verify : r->ok ? bt_rep_ok : "failed";
+		v = strcmp(v, bt_rep_ok) == 0 ? bt_rep_ok : strdup(v);
+		if (v == NULL)
+			rc = -ENOMEM;
+	}
 	if (rc == 0 && r->hist != NULL && r->hist->total > 0 && !r->warmup && r->ok) {
 		cell = &res->cells[r->cell];
 		if (cell->hist == NULL && (cell->hist = bt_hist_new()) == NULL)
@@ -139,11 +155,12 @@ int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 	bt_hist_free(r->hist);
 	r->hist = NULL;
 	if (rc < 0) {
-		free(r->lat.idx);
+		free_verify(v);
 		free(r->lat.cnt);
 		free(r->workers);
 	} else {
-		res->reps[res->nreps++] = *r;
+		res->reps[res->nreps] = *r;
+		res->reps[res->nreps++].verify = v;
 	}
 	memset(&r->lat, 0, sizeof(r->lat));
 	r->workers = NULL;

@@ -70,8 +70,8 @@ struct bt_rep_lat {
 	uint64_t p50, p90, p99, p999;
 	double mean, sum;
 	uint32_t n;			/* non-zero buckets */
-	uint32_t *idx;			/* owned [n] */
-	uint64_t *cnt;			/* owned [n] */
+	uint32_t *idx;			/* [n], in cnt's block */
+	uint64_t *cnt;			/* owned [n], then idx: free(cnt) frees both */
 };
 
 /* One finished repetition. */
@@ -79,7 +79,13 @@ struct bt_rep {
 	int cell, rep;		/* rep counts warmups first: 0..warmup-1 are warmups */
 	int warmup;		/* 1: not counted */
 	int ok;			/* 1: ran and verified */
-	char verify[BT_ERR_MAX];	/* "ok" or what failed */
+	/*
+	 * "ok" or what failed. A producer points it at its own text (NULL:
+	 * "ok" when ok) for bt_results_add_rep, which copies it; in
+	 * bt_results it is owned, or bt_rep_ok for the common "ok", so a rep
+	 * that says nothing more costs no message buffer.
+	 */
+	const char *verify;
 	uint64_t ops, bytes, errors;
 	double wall_s, user_s, sys_s;
 	double vcsw, ivcsw;	/* context switches, voluntary and involuntary */
@@ -141,13 +147,17 @@ struct bt_results {
 	char note[BT_ERR_MAX];		/* reader: what it ignored ("unknown fields: rep.foo"); "" */
 };
 
+/* The shared "ok" of bt_rep.verify in bt_results (never freed). */
+extern const char bt_rep_ok[];
+
 /* Zero res and allocate ncells cells (each with index set). 0 or -ENOMEM. */
 int bt_results_init(struct bt_results *res, int ncells);
 void bt_results_destroy(struct bt_results *res);
 
 /*
- * Append a copy of *r, deriving its ratio metrics from their num and den
- * (res->metrics must be set first); ownership of r->hist and r->workers moves to res,
+ * Append a copy of *r (r->verify copied, "ok" shared), deriving its ratio
+ * metrics from their num and den (res->metrics must be set first); ownership
+ * of r->hist and r->workers moves to res,
  * also on failure (-EINVAL for a cell out of range, -ENOMEM: then they are
  * freed), and both are set to NULL in *r. The histogram is merged into its
  * cell's (when the rep counts), kept as r->lat (sparse) and freed: memory

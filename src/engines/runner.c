@@ -105,6 +105,7 @@ int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, stru
 
 struct bt_run {
 	const struct bt_workload *wl;
+	char verify[BT_ERR_MAX];	/* the running rep's bt_rep.verify (runner thread) */
 	struct bt_plan plan;		/* our copy (values re-parsed from JSON) */
 	struct bt_results res;		/* under lock */
 	pthread_mutex_t lock;
@@ -222,13 +223,14 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 	int rc;
 
 	memset(rep, 0, sizeof(*rep));
+	rep->verify = r->verify;	/* bt_results_add_rep copies it */
 	rep->cell = c;
 	rep->rep = i;
 	rep->warmup = i < (int)common(pl, C_WARMUP)->i;
-	snprintf(rep->verify, sizeof(rep->verify), "not run");
+	snprintf(r->verify, sizeof(r->verify), "not run");
 
 	if (wl->setup(&job, &err) < 0) {
-		snprintf(rep->verify, sizeof(rep->verify), "setup: %s", err.msg);
+		snprintf(r->verify, sizeof(r->verify), "setup: %s", err.msg);
 		return 0;
 	}
 	pthread_mutex_lock(&r->snap_lock);
@@ -237,7 +239,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 	pthread_mutex_unlock(&r->snap_lock);
 	cpus = malloc(sizeof(*cpus) * (size_t)(job.nworkers > 0 ? job.nworkers : 1));
 	if (cpus == NULL || bt_pin_plan(&r->topo, cv[C_PIN]->text, job.nworkers, cpus, &err) < 0) {
-		snprintf(rep->verify, sizeof(rep->verify), "%s", cpus ? err.msg : "out of memory");
+		snprintf(r->verify, sizeof(r->verify), "%s", cpus ? err.msg : "out of memory");
 		goto out;
 	}
 	/* The CPUs of a workload's own threads (workload.h: team), same policy. */
@@ -245,14 +247,14 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 		team_cpus = malloc(sizeof(*team_cpus) * (size_t)job.team);
 		if (team_cpus == NULL ||
 		    bt_pin_plan(&r->topo, cv[C_PIN]->text, job.team, team_cpus, &err) < 0) {
-			snprintf(rep->verify, sizeof(rep->verify), "%s",
+			snprintf(r->verify, sizeof(r->verify), "%s",
 				 team_cpus ? err.msg : "out of memory");
 			goto out;
 		}
 		job.team_cpus = team_cpus;
 	}
 	if (job.lat_on && (out.hist = bt_hist_new()) == NULL) {
-		snprintf(rep->verify, sizeof(rep->verify), "out of memory");
+		snprintf(r->verify, sizeof(r->verify), "out of memory");
 		goto out;
 	}
 
@@ -275,16 +277,16 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 	};
 	rc = bt_engine_run(&cfg, &out, &err);
 	if (rc < 0) {
-		snprintf(rep->verify, sizeof(rep->verify), "%s", err.msg);
+		snprintf(r->verify, sizeof(r->verify), "%s", err.msg);
 	} else if (out.cancelled) {
-		snprintf(rep->verify, sizeof(rep->verify), "cancelled");
+		snprintf(r->verify, sizeof(r->verify), "cancelled");
 	} else if (out.failed) {
-		snprintf(rep->verify, sizeof(rep->verify), "%s", err.msg);
+		snprintf(r->verify, sizeof(r->verify), "%s", err.msg);
 	} else if (wl->verify != NULL && wl->verify(&job, &err) < 0) {
-		snprintf(rep->verify, sizeof(rep->verify), "verify: %s", err.msg);
+		snprintf(r->verify, sizeof(r->verify), "verify: %s", err.msg);
 	} else {
 		rep->ok = 1;
-		snprintf(rep->verify, sizeof(rep->verify), "%s", err.msg[0] ? err.msg : "ok");
+		snprintf(r->verify, sizeof(r->verify), "%s", err.msg[0] ? err.msg : "ok");
 	}
 	rep->ops = out.ops;
 	rep->bytes = out.bytes;

@@ -314,6 +314,8 @@ static void diff_value(struct text *t, const char *key, const json_t *va, const 
 {
 	char *sa, *sb;
 
+	if (va == NULL && vb == NULL)	/* absent from both: no difference */
+		return;
 	if (va != NULL && vb != NULL && json_equal((json_t *)va, (json_t *)vb))
 		return;
 	sa = jtext(va);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/recording.h"
 #include "core/units.h"
 #include "front/front.h"
 #include "tui/app.h"
@@ -146,6 +147,7 @@ void bt_live_start(struct bt_app *a)
 	}
 	if (bt_run_start(&run, wl, &pl, a->record_path, &err) < 0) {
 		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		bt_rec_unreserve(a->record_path);	/* the name reserved above, if still empty */
 		bt_plan_destroy(&pl);
 		return;
 	}

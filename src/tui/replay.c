@@ -12,6 +12,7 @@
  * draws both. A replay never runs anything.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,16 @@ static void feed(struct bt_app *a)
 	}
 	if (s.rep >= s.reps_per_cell)
 		s.reps_per_cell = s.rep + 1;
+	/*
+	 * The progress bar counts cells x reps per cell in int (live.c). The
+	 * reader allows 4096 cells of 1000000 reps and warmups: past INT_MAX,
+	 * reps per cell is scaled down (only such a crafted recording shows it).
+	 */
+	if (s.ncells > 0 && s.reps_per_cell > INT_MAX / s.ncells) {
+		s.reps_per_cell = INT_MAX / s.ncells;
+		if (s.rep >= s.reps_per_cell)
+			s.rep = s.reps_per_cell - 1;
+	}
 	if (!l->have_snap || s.cell != l->snap.cell)
 		dirty |= DIRTY_CHART | DIRTY_HISTO;
 	l->snap = s;

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,25 +303,21 @@ static int parse_style(char *v, struct bt_role_style *s, int *has_bg, struct bt_
 }
 
 /*
+ * The theme in stream f (NULL: an empty one), named path in messages.
  * Roles that give no "on <bg>" take normal's background, so a theme that
  * paints the whole screen ("normal = white on black") needs to say it once.
  */
-int bt_theme_load(const char *path, struct bt_theme *t, struct bt_err *err)
+static int parse_stream(FILE *f, const char *path, struct bt_theme *t, struct bt_err *err)
 {
 	struct bt_theme nt;
 	int has_bg[ROLE_COUNT] = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
-	FILE *f;
 	int lineno = 0, ret = 0;
 
 	bt_theme_default(t);
 	bt_theme_default(&nt);
-	/* Non-blocking and type-checked: a FIFO as a theme must not hang start-up. */
-	ret = bt_file_open_read(path, BT_FILE_MAX_THEME, &f, NULL, err);
-	if (ret < 0)
-		return ret;
-	while (getline(&line, &cap, f) >= 0) {
+	while (f != NULL && getline(&line, &cap, f) >= 0) {
 		char *s, *eq, *key, *val;
 		int role, hb;
 		struct bt_role_style st;
@@ -363,7 +360,7 @@ int bt_theme_load(const char *path, struct bt_theme *t, struct bt_err *err)
 		nt.role[role] = st;
 		has_bg[role] = hb;
 	}
-	if (ferror(f)) {
+	if (f != NULL && ferror(f)) {
 		ret = bt_err_set(err, -EIO, "%s: read error", path);
 		goto out;
 	}
@@ -376,7 +373,40 @@ int bt_theme_load(const char *path, struct bt_theme *t, struct bt_err *err)
 	*t = nt;
 out:
 	free(line);
+	return ret;
+}
+
+int bt_theme_load(const char *path, struct bt_theme *t, struct bt_err *err)
+{
+	FILE *f;
+	int ret;
+
+	bt_theme_default(t);
+	/* Non-blocking and type-checked: a FIFO as a theme must not hang start-up. */
+	ret = bt_file_open_read(path, BT_FILE_MAX_THEME, &f, NULL, err);
+	if (ret < 0)
+		return ret;
+	ret = parse_stream(f, path, t, err);
 	fclose(f);
+	return ret;
+}
+
+/* The same parser over a buffer (fmemopen), for tests and the fuzz target. */
+int bt_theme_parse(const char *text, size_t len, const char *name, struct bt_theme *t,
+		   struct bt_err *err)
+{
+	FILE *f = NULL;
+	int ret;
+
+	if (len > 0 && (f = fmemopen((void *)(uintptr_t)text, len, "r")) == NULL) {
+		int e = errno;
+
+		bt_theme_default(t);
+		return bt_err_set(err, -e, "%s: %s", name, strerror(e));
+	}
+	ret = parse_stream(f, name, t, err);
+	if (f != NULL)
+		fclose(f);
 	return ret;
 }
 

@@ -80,6 +80,13 @@ void bt_theme_default(struct bt_theme *t);
 int bt_theme_load(const char *path, struct bt_theme *t, struct bt_err *err);
 
 /*
+ * Parse a theme held in memory (text[0..len), no NUL needed) exactly as
+ * bt_theme_load parses a file; name stands for the path in messages.
+ */
+int bt_theme_parse(const char *text, size_t len, const char *name, struct bt_theme *t,
+		   struct bt_err *err);
+
+/*
  * Find theme NAME: $XDG_CONFIG_HOME/benchtop/themes (or ~/.config/...),
  * then the source tree's themes/ (BT_SOURCE_THEMES_DIR), then the installed
  * BT_THEMES_DIR. Fills path. 0 or -ENOENT.
