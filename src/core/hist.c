@@ -79,6 +79,15 @@ void bt_hist_reset(struct bt_hist *h)
 	h->sum = 0;
 }
 
+void bt_hist_init_zeroed(struct bt_hist *h)
+{
+	h->total = 0;
+	h->max = 0;
+	h->clamped = 0;
+	h->sum = 0;
+	h->min = UINT64_MAX;
+}
+
 struct bt_hist *bt_hist_new(void)
 {
 	struct bt_hist *h = calloc(1, sizeof(*h));
