@@ -173,6 +173,8 @@ void bt_engine_worker_lost(struct bt_engine *e, int i, const char *msg)
 		snprintf(w->err, sizeof(w->err), "%s", msg);
 		w->failed = 1;
 	}
+	if (e->lost_first < 0)
+		e->lost_first = i;
 	atomic_store(&e->sh->stop, 1);
 }
 
@@ -345,6 +347,11 @@ static void results(struct bt_engine *e, struct bt_engine_out *out, uint64_t t0,
 	const struct bt_engine_cfg *cfg = e->cfg;
 	uint64_t t_end = t0;
 
+	/* A lost worker is why the others stopped: its message comes first. */
+	if (e->lost_first >= 0) {
+		out->failed = 1;
+		bt_err_set(err, -EIO, "%s", e->w[e->lost_first].err);
+	}
 	for (int i = 0; i < e->n; i++) {
 		struct bt_worker *w = &e->w[i];
 
@@ -374,7 +381,7 @@ static void results(struct bt_engine *e, struct bt_engine_out *out, uint64_t t0,
 int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, struct bt_err *err)
 {
 	struct bt_engine e = { .cfg = cfg, .ops = cfg->engine ? cfg->engine : &bt_engine_threads,
-			       .n = cfg->job->nworkers };
+			       .n = cfg->job->nworkers, .lost_first = -1 };
 	struct bt_hist *ival = NULL;
 	struct bt_cpu_mark m0, m1, prev;
 	uint64_t *wops = NULL;

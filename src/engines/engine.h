@@ -167,6 +167,7 @@ struct bt_engine {
 	void *region;
 	size_t region_size;
 	void *priv;			/* the engine's own (thread ids, pids) */
+	int lost_first;			/* the first worker lost (bt_engine_worker_lost), or -1 */
 };
 
 /*

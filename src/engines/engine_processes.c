@@ -9,6 +9,11 @@
  * parent turns them into cancel, whose stop flag every child reads, so a
  * Ctrl-C ends a rep as cancelled and not as workers killed. It leaves with
  * _exit: no atexit handler, no flush of the parent's stdio buffers.
+ *
+ * When a worker is lost (killed, or exited non-zero), the rep has failed and
+ * stop is raised; the others get GRACE_NS to see it, then are killed: a
+ * worker blocked on a lock the lost one held would otherwise wait forever.
+ * Workers killed that way are not failures of their own.
  */
 #include <errno.h>
 #include <signal.h>
@@ -25,10 +30,14 @@
 #include "core/clock.h"
 #include "engines/engine.h"
 
+#define GRACE_NS 500000000u
+
 struct procs {
 	pid_t parent;
 	pid_t *pid;			/* [n] */
 	char *reaped;			/* [n] */
+	char *killed;			/* [n] killed by us after a loss: not a failure */
+	uint64_t lost_at;		/* when the first worker was lost; 0: none */
 	int started, nreaped;
 	struct rusage sum;		/* of the reaped children */
 	long tick;			/* clock ticks per second (/proc/PID/stat) */
@@ -74,11 +83,13 @@ static int p_start(struct bt_engine *e, int i, struct bt_err *err)
 		if (p != NULL) {
 			p->pid = calloc((size_t)e->n, sizeof(*p->pid));
 			p->reaped = calloc((size_t)e->n, 1);
+			p->killed = calloc((size_t)e->n, 1);
 		}
-		if (p == NULL || p->pid == NULL || p->reaped == NULL) {
+		if (p == NULL || p->pid == NULL || p->reaped == NULL || p->killed == NULL) {
 			if (p != NULL) {
 				free(p->pid);
 				free(p->reaped);
+				free(p->killed);
 				free(p);
 			}
 			return bt_err_set(err, -ENOMEM, "out of memory for %d workers", e->n);
@@ -119,6 +130,10 @@ static void reaped(struct bt_engine *e, int i, int st, const struct rusage *ru)
 	p->reaped[i] = 1;
 	p->nreaped++;
 	rusage_add(&p->sum, ru);
+	if (p->killed[i])
+		return;
+	if ((WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) && p->lost_at == 0)
+		p->lost_at = bt_now_ns();
 	if (WIFSIGNALED(st)) {
 		const char *abbr = sigabbrev_np(WTERMSIG(st));
 
@@ -153,6 +168,14 @@ static int p_poll(struct bt_engine *e)
 			reaped(e, i, st, &ru);
 		else if (r < 0)		/* not our child any more: nothing to wait for */
 			p->reaped[i] = 1, p->nreaped++;
+	}
+	if (p != NULL && p->lost_at && bt_now_ns() - p->lost_at > GRACE_NS) {
+		for (int i = 0; i < p->started; i++) {
+			if (!p->reaped[i] && !p->killed[i]) {
+				p->killed[i] = 1;
+				kill(p->pid[i], SIGKILL);
+			}
+		}
 	}
 	return p != NULL ? p->nreaped : 0;
 }
@@ -236,6 +259,7 @@ static void p_destroy(struct bt_engine *e)
 		return;
 	free(p->pid);
 	free(p->reaped);
+	free(p->killed);
 	free(p);
 	e->priv = NULL;
 }
