@@ -1,7 +1,9 @@
 /*
  * runner.c - the run API (see runner.h): a controller thread walks the cells
  * of a plan, runs warmup + reps of each on the thread engine, keeps the
- * results and writes the recording as they arrive.
+ * results and writes the recording as they arrive. It names no engine: as=
+ * picks one (engine.h), and the workload's run, cell and rep hooks frame the
+ * cells (workload.h).
  */
 #include "engines/runner.h"
 
