@@ -1,6 +1,6 @@
 /*
  * runner.c - the run API (see runner.h): a controller thread walks the cells
- * of a plan, runs warmup + reps of each on the thread engine, keeps the
+ * of a plan, runs warmup + reps of each on an engine, keeps the
  * results and writes the recording as they arrive. It names no engine: as=
  * picks one (engine.h), and the workload's run, cell and rep hooks frame the
  * cells (workload.h).
