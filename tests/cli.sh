@@ -123,6 +123,73 @@ tail -1 "$T/int.jsonl" | grep -q '"status":"interrupted"' && ok "SIGINT: recordi
 "$BT" show "$T/int.jsonl" >"$T/int.show" 2>&1
 grep -q 'interrupted' "$T/int.show" && grep -Eq '^1 ' "$T/int.show" && ok "show: interrupted, finished cell shown" || bad "show interrupted" "$(cat "$T/int.show")"
 
+# Engines: as= picks threads or processes where the workload allows both; one table, every count exact.
+expect_err "as=processes refused" 2 "benchtop: as=processes: pipeline runs only as threads" -- run pipeline as=processes
+"$BT" run locks as=threads,processes threads=1,2,8,64 lock=mutex,spin ops=20000 reps=1 warmup=0 \
+	--record "$T/as.jsonl" >"$T/as.out" 2>"$T/err"
+rc=$?; [ $rc -eq 0 ] && ok "locks as=threads,processes: exit 0" || bad "locks as=threads,processes" "rc=$rc $(cat "$T/err")"
+python3 - "$T/as.jsonl" <<'PY' && ok "as= sweep: 16 reps, each verified, 20000 ops" || bad "as= sweep reps"
+import json, sys
+reps = [json.loads(l) for l in open(sys.argv[1]) if '"type":"rep"' in l]
+assert len(reps) == 16, len(reps)
+assert all(r["ok"] and r["ops"] == 20000 for r in reps), reps
+PY
+grep -q 'as=processes' "$T/as.out" && grep -q 'as=threads' "$T/as.out" && ok "as= sweep: both engines in the table" || bad "as= table" "$(cat "$T/as.out")"
+
+# The children of a benchtop process (workers, held processes), from /proc.
+children() { cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep .; }
+# alive PID...: prints the PIDs that still exist.
+alive() { local p; for p in "$@"; do [ -e /proc/"$p" ] && echo "$p"; done; }
+
+# kill -9 of one worker process fails its rep by the signal's name; nothing is left behind.
+"$BT" run locks as=processes threads=4 lock=mutex duration=60s reps=1 warmup=0 --no-record \
+	>"$T/k.out" 2>"$T/k.err" &
+pid=$!
+kids=
+for _ in $(seq 1 200); do
+	kids=$(children $pid)
+	[ "$(wc -w <<<"$kids")" -eq 4 ] && break
+	sleep 0.05
+done
+victim=$(head -1 <<<"$kids")
+if [ -n "$victim" ]; then kill -9 "$victim"; fi
+wait $pid; rc=$?
+[ $rc -eq 1 ] && grep -q "killed by SIGKILL" "$T/k.err" && ok "kill -9 of a worker: rep failed, killed by SIGKILL" ||
+	bad "kill -9 of a worker" "rc=$rc kids=$kids $(cat "$T/k.err")"
+left=$(alive $kids)
+[ -n "$kids" ] && [ -z "$left" ] && ok "kill -9 of a worker: no process left" || bad "kill -9 leftovers" "kids=$kids left=$left"
+
+# Resources held per run, cell or rep are released on SIGINT, SIGTERM and SIGHUP:
+# no scratch file, no child process (rep level as processes: no worker either).
+mkdir -p "$T/hold"
+for level in run cell rep; do
+	for sig in INT TERM HUP; do
+		as=threads; [ $level = rep ] && as=processes
+		TMPDIR="$T/hold" "$BT" run null hold=$level as=$as threads=2,3 duration=60s reps=1 warmup=0 \
+			--no-record >/dev/null 2>"$T/h.err" &
+		pid=$!
+		f=
+		for _ in $(seq 1 200); do
+			f=$(ls "$T/hold"/benchtop-hold.$level.* 2>/dev/null | head -1)
+			[ -n "$f" ] && [ -s "$f" ] && [ "$(children $pid | wc -l)" -ge 2 ] && break
+			sleep 0.05
+		done
+		kids=$(children $pid)
+		kill -$sig $pid; wait $pid; rc=$?
+		left=$(alive $kids)
+		if [ -n "$f" ] && [ $rc -ne 0 ] && [ -z "$(ls -A "$T/hold")" ] && [ -z "$left" ]; then
+			ok "hold=$level, SIG$sig: file and processes released"
+		else
+			bad "hold=$level, SIG$sig" "rc=$rc file=$f left=$left files=$(ls "$T/hold") $(cat "$T/h.err")"
+			for p in $left; do kill -9 "$p" 2>/dev/null; done
+			rm -f "$T/hold"/*
+		fi
+	done
+done
+# And at a normal end.
+TMPDIR="$T/hold" "$BT" run null hold=run threads=1 ops=100 reps=1 warmup=0 --no-record >/dev/null 2>&1
+[ $? -eq 0 ] && [ -z "$(ls -A "$T/hold")" ] && ok "hold=run: released at the end" || bad "hold=run end" "$(ls "$T/hold")"
+
 # A recording cut in the middle of a line still opens, as interrupted.
 head -c $(( $(wc -c <"$T/a.jsonl") - 40 )) "$T/a.jsonl" >"$T/cut.jsonl"
 "$BT" show "$T/cut.jsonl" >"$T/cut.out" 2>&1; rc=$?

@@ -1,21 +1,36 @@
 /*
- * test_engine.c - the thread engine and the interval recorder, driven with
- * the null workload and small test workers.
+ * test_engine.c - the engines (threads and processes, the same cases for
+ * both) and the interval recorder, driven with the null workload and small
+ * test workers.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "core/topo.h"
 #include "engines/engine.h"
+#include "engines/sync.h"
 #include "workloads/registry.h"
+
+/* Each case runs on both engines: the cmocka state is the engine's ops. */
+#define ENGINE(state) ((const struct bt_engine_ops *)*(state))
+
+/* No worker process is left behind: every child was reaped. */
+static void assert_no_children(void)
+{
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
 
 struct fixture {
 	struct bt_value vals[8];
@@ -64,7 +79,7 @@ static void count_sample(void *arg, const struct bt_sample *s, const uint64_t *o
 }
 
 /* ops= is split exactly over the workers; every op is timed with lat_every=1. */
-static void run_quota(int threads, uint64_t ops)
+static void run_quota(const struct bt_engine_ops *eng, int threads, uint64_t ops)
 {
 	const struct bt_workload *wl = bt_workload_find("null");
 	struct fixture f;
@@ -78,7 +93,7 @@ static void run_quota(int threads, uint64_t ops)
 	f.job.lat_on = 1;
 	out.hist = bt_hist_new();
 	struct bt_engine_cfg cfg = {
-		.worker = wl->worker, .job = &f.job, .lat_on = 1, .lat_every = 1,
+		.engine = eng, .worker = wl->worker, .job = &f.job, .lat_on = 1, .lat_every = 1,
 		.clock_cost_ns = 20, .sample_ns = 10000000, .on_sample = count_sample, .arg = &smp,
 	};
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
@@ -102,14 +117,15 @@ static void run_quota(int threads, uint64_t ops)
 	assert_true(out.wall_s > 0);
 	bt_hist_free(out.hist);
 	free(out.workers);
+	assert_no_children();
 }
 
-static void test_quota_1(void **s) { (void)s; run_quota(1, 100000); }
-static void test_quota_2(void **s) { (void)s; run_quota(2, 100001); }
-static void test_quota_8(void **s) { (void)s; run_quota(8, 80007); }
-static void test_quota_64(void **s) { (void)s; run_quota(64, 64000 + 63); }
+static void test_quota_1(void **s) { run_quota(ENGINE(s), 1, 100000); }
+static void test_quota_2(void **s) { run_quota(ENGINE(s), 2, 100001); }
+static void test_quota_8(void **s) { run_quota(ENGINE(s), 8, 80007); }
+static void test_quota_64(void **s) { run_quota(ENGINE(s), 64, 64000 + 63); }
 /* Fewer ops than workers: the extra workers do nothing, the total is still exact. */
-static void test_quota_tiny(void **s) { (void)s; run_quota(8, 3); }
+static void test_quota_tiny(void **s) { run_quota(ENGINE(s), 8, 3); }
 
 /* A duration stop ends every worker; with lat_every=0 the rate adapts and is reported. */
 static void test_duration(void **state)
@@ -119,12 +135,12 @@ static void test_duration(void **state)
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
 
-	(void)state;
 	null_job(&f, 8);
 	f.job.duration_ns = 50000000;
 	out.hist = bt_hist_new();
 	struct bt_engine_cfg cfg = {
-		.worker = wl->worker, .job = &f.job, .lat_on = 1, .lat_every = 0,
+		.engine = ENGINE(state), .worker = wl->worker, .job = &f.job, .lat_on = 1,
+		.lat_every = 0,
 		.clock_cost_ns = 20, .sample_ns = 10000000,
 	};
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
@@ -144,10 +160,10 @@ static void test_lat_off(void **state)
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
 
-	(void)state;
 	null_job(&f, 2);
 	f.job.ops = 1000;
-	struct bt_engine_cfg cfg = { .worker = wl->worker, .job = &f.job, .lat_on = 0 };
+	struct bt_engine_cfg cfg = { .engine = ENGINE(state), .worker = wl->worker, .job = &f.job,
+				     .lat_on = 0 };
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
 	assert_true(out.ops == 1000);
 	assert_int_equal(out.lat_every, 0);
@@ -164,13 +180,13 @@ static void test_pinning(void **state)
 	struct bt_err err = { "" };
 	int cpus[8];
 
-	(void)state;
 	assert_int_equal(bt_topo_load(&topo, &err), 0);
 	null_job(&f, 8);
 	f.job.ops = 8000;
 	for (int i = 0; i < 8; i++)
 		cpus[i] = topo.cpus[i % topo.ncpus].os;
-	struct bt_engine_cfg cfg = { .worker = wl->worker, .job = &f.job, .cpus = cpus };
+	struct bt_engine_cfg cfg = { .engine = ENGINE(state), .worker = wl->worker, .job = &f.job,
+				     .cpus = cpus };
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
 	for (int i = 0; i < 8; i++) {
 		assert_int_equal(out.workers[i].pinned, cpus[i]);
@@ -196,13 +212,145 @@ static void test_failure(void **state)
 	struct bt_job job = { .nworkers = 4 };
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
-	struct bt_engine_cfg cfg = { .worker = failing_worker, .job = &job };
+	struct bt_engine_cfg cfg = { .engine = ENGINE(state), .worker = failing_worker, .job = &job };
 
-	(void)state;
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
 	assert_true(out.failed);
 	assert_string_equal(err.msg, "worker 1: checksum mismatch");
 	free(out.workers);
+	assert_no_children();
+}
+
+/* Worker 2 of 8 dies by a signal; the others run until stopped. */
+static int killed_worker(struct bt_worker *w)
+{
+	if (w->id == 2)
+		kill(getpid(), SIGKILL);
+	while (!bt_worker_stopping(w))
+		bt_worker_ops(w, 1);
+	return 0;
+}
+
+/* A worker process killed by a signal fails the rep by the signal's name; nothing is left. */
+static void test_killed(void **state)
+{
+	struct bt_job job = { .nworkers = 8, .lat_on = 1 };
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+	struct bt_engine_cfg cfg = { .engine = &bt_engine_processes, .worker = killed_worker,
+				     .job = &job, .lat_on = 1, .sample_ns = 10000000 };
+
+	(void)state;
+	out.hist = bt_hist_new();
+	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
+	assert_true(out.failed);
+	assert_false(out.cancelled);
+	assert_string_equal(err.msg, "worker 2: killed by SIGKILL");
+	bt_hist_free(out.hist);
+	free(out.workers);
+	assert_no_children();
+}
+
+/*
+ * Worker 0 dies holding a process-shared mutex the others wait for: they
+ * can never see stop, so the engine must end them. The rep fails with the
+ * first loss, and ends.
+ */
+static int dies_holding(struct bt_worker *w)
+{
+	struct bt_lock *l = w->job->state;
+
+	if (w->id == 0) {
+		bt_lock_acquire(l);
+		kill(getpid(), SIGKILL);
+	}
+	while (!bt_worker_stopping(w)) {
+		bt_lock_acquire(l);
+		bt_worker_ops(w, 1);
+		bt_lock_release(l);
+	}
+	return 0;
+}
+
+static void test_killed_holding_lock(void **state)
+{
+	struct bt_job job = { .nworkers = 4, .pshared = 1 };
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+	struct bt_engine_cfg cfg = { .engine = &bt_engine_processes, .worker = dies_holding,
+				     .job = &job };
+	struct bt_lock *l = bt_job_shared_alloc(&job, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	assert_int_equal(bt_lock_init_pshared(l, BT_LOCK_MUTEX, 1), 0);
+	job.state = l;
+	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
+	assert_true(out.failed);
+	assert_string_equal(err.msg, "worker 0: killed by SIGKILL");
+	free(out.workers);
+	assert_no_children();
+	bt_job_shared_free_all(&job);
+	assert_null(job.shm);
+}
+
+static int exiting_worker(struct bt_worker *w)
+{
+	if (w->id == 1)
+		_exit(3);
+	while (!bt_worker_stopping(w))
+		bt_worker_ops(w, 1);
+	return 0;
+}
+
+/* A worker process that exits non-zero fails the rep with its status. */
+static void test_exit_status(void **state)
+{
+	struct bt_job job = { .nworkers = 2 };
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+	struct bt_engine_cfg cfg = { .engine = &bt_engine_processes, .worker = exiting_worker,
+				     .job = &job };
+
+	(void)state;
+	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
+	assert_true(out.failed);
+	assert_string_equal(err.msg, "worker 1: exited with status 3");
+	free(out.workers);
+	assert_no_children();
+}
+
+/* Workers of either engine write the job's shared memory; the caller reads it after. */
+static int shared_writer(struct bt_worker *w)
+{
+	uint64_t *slot = w->job->state;
+
+	while (!bt_worker_stopping(w))
+		bt_worker_ops(w, 1);
+	slot[w->id] = w->done;
+	return 0;
+}
+
+static void test_shared_alloc(void **state)
+{
+	struct bt_job job = { .nworkers = 8, .ops = 8008 };
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+	struct bt_engine_cfg cfg = { .engine = ENGINE(state), .worker = shared_writer, .job = &job };
+	uint64_t *slot = bt_job_shared_alloc(&job, 8 * sizeof(*slot)), sum = 0;
+
+	assert_non_null(slot);
+	assert_true(((uintptr_t)slot & 63) == 0);
+	job.state = slot;
+	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
+	assert_false(out.failed);
+	for (int i = 0; i < 8; i++) {
+		assert_true(slot[i] == out.workers[i].ops);
+		sum += slot[i];
+	}
+	assert_true(sum == 8008);
+	free(out.workers);
+	bt_job_shared_free_all(&job);
 }
 
 /* A raised cancel stops a run that has no other stop rule. */
@@ -266,19 +414,28 @@ static void test_recorder_swap(void **state)
 	bt_hist_free(total);
 }
 
+/* One case on each engine, named after it. */
+#define BOTH(f)                                                                         \
+	{ #f " as=threads", f, NULL, NULL, (void *)&bt_engine_threads },                  \
+	{ #f " as=processes", f, NULL, NULL, (void *)&bt_engine_processes }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quota_1),
-		cmocka_unit_test(test_quota_2),
-		cmocka_unit_test(test_quota_8),
-		cmocka_unit_test(test_quota_64),
-		cmocka_unit_test(test_quota_tiny),
-		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_lat_off),
-		cmocka_unit_test(test_pinning),
-		cmocka_unit_test(test_failure),
-		cmocka_unit_test(test_cancel),
+		BOTH(test_quota_1),
+		BOTH(test_quota_2),
+		BOTH(test_quota_8),
+		BOTH(test_quota_64),
+		BOTH(test_quota_tiny),
+		BOTH(test_duration),
+		BOTH(test_lat_off),
+		BOTH(test_pinning),
+		BOTH(test_failure),
+		BOTH(test_cancel),
+		BOTH(test_shared_alloc),
+		cmocka_unit_test(test_killed),
+		cmocka_unit_test(test_killed_holding_lock),
+		cmocka_unit_test(test_exit_status),
 		cmocka_unit_test(test_recorder_swap),
 	};
 

@@ -1,9 +1,9 @@
 /*
- * test_locks.c - the locks workload through the real thread engine: with
- * ops= the shared counters must end exactly at ops for every lock kind at
- * 1, 2 and 8 threads (verify checks it; a lost update fails it), latency
- * recording times every op, and lock=none is refused with more than one
- * thread.
+ * test_locks.c - the locks workload through the real engines: with ops= the
+ * shared counters must end exactly at ops for every lock kind at 1, 2 and 8
+ * workers, as threads and as processes (verify checks it; a lost update
+ * fails it), latency recording times every op, and lock=none is refused
+ * with more than one thread.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,7 +23,8 @@
 #define fx_init(f, kv) fx_init_wl((f), "locks", (kv))
 
 /* setup, run with ops= to the end, verify, teardown; returns verify's code. */
-static int run_ops(struct fx *f, uint64_t ops, int lat_on, int want_workers, char *msg)
+static int run_ops_on(const struct bt_engine_ops *eng, struct fx *f, uint64_t ops, int lat_on,
+		     int want_workers, char *msg)
 {
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
@@ -32,12 +33,13 @@ static int run_ops(struct fx *f, uint64_t ops, int lat_on, int want_workers, cha
 	assert_int_equal(f->wl->check(f->pv, &err), 0);
 	f->job.ops = ops;
 	f->job.lat_on = lat_on;
+	f->job.pshared = eng == &bt_engine_processes;
 	assert_int_equal(f->wl->setup(&f->job, &err), 0);
 	assert_int_equal(f->job.nworkers, want_workers);
 	if (lat_on)
 		out.hist = bt_hist_new();
 	struct bt_engine_cfg cfg = {
-		.worker = f->wl->worker, .job = &f->job, .lat_on = lat_on, .lat_every = 1,
+		.engine = eng, .worker = f->wl->worker, .job = &f->job, .lat_on = lat_on, .lat_every = 1,
 		.clock_cost_ns = 20, .sample_ns = 10000000,
 	};
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
@@ -51,12 +53,19 @@ static int run_ops(struct fx *f, uint64_t ops, int lat_on, int want_workers, cha
 	snprintf(msg, BT_ERR_MAX, "%s", err.msg);
 	f->wl->teardown(&f->job);
 	assert_null(f->job.state);
+	bt_job_shared_free_all(&f->job);
 	bt_hist_free(out.hist);
 	free(out.workers);
 	return rc;
 }
 
-static void exact_count(const char *lock, int threads, uint64_t ops, const char *extra)
+static int run_ops(struct fx *f, uint64_t ops, int lat_on, int want_workers, char *msg)
+{
+	return run_ops_on(&bt_engine_threads, f, ops, lat_on, want_workers, msg);
+}
+
+static void exact_count_on(const struct bt_engine_ops *eng, const char *lock, int threads,
+			   uint64_t ops, const char *extra)
 {
 	char tbuf[32], lbuf[32], msg[BT_ERR_MAX];
 	const char *kv[] = { tbuf, lbuf, extra, NULL };
@@ -66,9 +75,14 @@ static void exact_count(const char *lock, int threads, uint64_t ops, const char 
 	snprintf(tbuf, sizeof(tbuf), "threads=%d", threads);
 	snprintf(lbuf, sizeof(lbuf), "lock=%s", lock);
 	fx_init(&f, kv);
-	rc = run_ops(&f, ops, 0, threads, msg);
+	rc = run_ops_on(eng, &f, ops, 0, threads, msg);
 	if (rc != 0)
-		fail_msg("lock=%s threads=%d: %s", lock, threads, msg);
+		fail_msg("lock=%s threads=%d as=%s: %s", lock, threads, eng->name, msg);
+}
+
+static void exact_count(const char *lock, int threads, uint64_t ops, const char *extra)
+{
+	exact_count_on(&bt_engine_threads, lock, threads, ops, extra);
 }
 
 static void test_exact_every_lock(void **state)
@@ -80,6 +94,30 @@ static void test_exact_every_lock(void **state)
 		for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
 			exact_count(locks[l], threads[t], 40007, NULL);
 	exact_count("none", 1, 40007, NULL);
+}
+
+/* The same exact counts with the workers in processes of their own. */
+static void test_exact_every_lock_processes(void **state)
+{
+	const char *locks[] = { "mutex", "adaptive", "spin", "ticket", "atomic" };
+	const int threads[] = { 1, 2, 8 };
+
+	for (size_t l = 0; l < sizeof(locks) / sizeof(locks[0]); l++)
+		for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
+			exact_count_on(&bt_engine_processes, locks[l], threads[t], 40007, NULL);
+	exact_count_on(&bt_engine_processes, "none", 1, 40007, NULL);
+	exact_count_on(&bt_engine_processes, "spin", 4, 10001, "shared=12");
+}
+
+/* As processes, latency recording in the shared region still times every op. */
+static void test_latency_every_op_processes(void **state)
+{
+	const char *kv[] = { "threads=2", "lock=mutex", NULL };
+	char msg[BT_ERR_MAX];
+	struct fx f;
+
+	fx_init(&f, kv);
+	assert_int_equal(run_ops_on(&bt_engine_processes, &f, 5000, 1, 2, msg), 0);
 }
 
 /* Several counters, work inside and outside the lock. */
@@ -157,6 +195,8 @@ int main(void)
 		cmocka_unit_test(test_exact_every_lock),
 		cmocka_unit_test(test_exact_shared_cs),
 		cmocka_unit_test(test_latency_every_op),
+		cmocka_unit_test(test_exact_every_lock_processes),
+		cmocka_unit_test(test_latency_every_op_processes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

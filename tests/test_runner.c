@@ -115,8 +115,11 @@ static void test_validate(void **state)
 	static const char *const fixed[] = { "duration=2s", NULL };
 	static const char *const badcpu[] = { "pin=list:4095", NULL };
 
+	static const char *const procs[] = { "as=threads,processes", NULL };
+
 	(void)state;
 	expect_invalid("null", both, "duration=1s ops=100: give one stop rule, not both");
+	expect_invalid("pipeline", procs, "as=processes: pipeline runs only as threads");
 	expect_invalid("pipeline", fixed,
 		       "duration=2s: pipeline does a fixed amount of work set by its own parameters; duration= and ops= do not apply");
 	{
@@ -192,6 +195,162 @@ static void test_cancel(void **state)
 	unlink(path);
 }
 
+/* as= is an axis: both engines run the same cells, every count exact. */
+static void test_as_processes(void **state)
+{
+	static const char *const args[] = { "as=threads,processes", "threads=1,8", "ops=8001",
+					    "reps=2", "warmup=0", "lat_every=1", NULL };
+	const struct bt_workload *wl = bt_workload_find("locks");
+	struct bt_plan pl;
+	struct bt_run *run;
+	struct bt_err err = { "" };
+
+	(void)state;
+	make_plan(&pl, "locks", args);
+	assert_int_equal(bt_run_validate(wl, &pl, &err), 0);
+	assert_int_equal(pl.ncells, 4);
+	assert_int_equal(bt_run_start(&run, wl, &pl, NULL, &err), 0);
+	assert_int_equal(bt_run_wait(run), 0);
+
+	struct bt_results *res = bt_run_results(run);
+	assert_string_equal(res->status, "complete");
+	assert_int_equal(res->nreps, 8);
+	for (int i = 0; i < res->nreps; i++) {
+		assert_true(res->reps[i].ok);
+		assert_true(res->reps[i].ops == 8001);
+		assert_true(res->reps[i].lat.count == 8001);
+	}
+	for (int c = 0; c < 4; c++)
+		assert_non_null(strstr(res->cells[c].label, c >= 2 ? "as=processes" : "as=threads"));
+	bt_run_free(run);
+	bt_plan_destroy(&pl);
+}
+
+/*
+ * The three resource levels: a workload that logs its hooks. Every
+ * teardown whose setup ran comes, innermost first, whether the run
+ * completes, fails at a rep's setup, or is cancelled.
+ */
+static char g_log[512];
+static int g_fail_cell = -1;	/* the rep setup of this cell fails */
+static int g_cells_seen;
+
+static void lg(const char *s)
+{
+	size_t n = strlen(g_log);
+
+	snprintf(g_log + n, sizeof(g_log) - n, "%s%s", n ? " " : "", s);
+}
+
+static int lv_run_setup(struct bt_run_ctx *run, struct bt_err *err)
+{
+	(void)err;
+	assert_int_equal(run->ncells, 2);
+	assert_true(run->cells[1][0]->i == 2);	/* every cell's values are there */
+	run->state = g_log;
+	lg("R+");
+	return 0;
+}
+
+static void lv_run_teardown(struct bt_run_ctx *run)
+{
+	assert_ptr_equal(run->state, g_log);
+	lg("R-");
+}
+
+static int lv_cell_setup(struct bt_job *cell, struct bt_err *err)
+{
+	(void)err;
+	assert_ptr_equal(cell->run_state, g_log);
+	cell->cell_state = &g_cells_seen;
+	g_cells_seen++;
+	lg("C+");
+	return 0;
+}
+
+static void lv_cell_teardown(struct bt_job *cell)
+{
+	assert_ptr_equal(cell->cell_state, &g_cells_seen);
+	lg("C-");
+}
+
+static int lv_setup(struct bt_job *job, struct bt_err *err)
+{
+	assert_ptr_equal(job->cell_state, &g_cells_seen);
+	if (g_cells_seen - 1 == g_fail_cell)
+		return bt_err_set(err, -EIO, "no luck");
+	job->nworkers = (int)bt_job_param(job, 0)->i;
+	lg("S+");
+	return 0;
+}
+
+static void lv_teardown(struct bt_job *job)
+{
+	(void)job;
+	lg("S-");
+}
+
+static int lv_worker(struct bt_worker *w)
+{
+	while (!bt_worker_stopping(w))
+		bt_worker_ops(w, 1);
+	return 0;
+}
+
+static const struct bt_param lv_params[] = {
+	{ .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 64, .help = "workers" },
+};
+
+static const struct bt_workload lv_wl = {
+	.name = "levels", .group = "harness", .title = "resource levels", .unit = "ops",
+	.params = lv_params, .nparams = 1, .stop_default = "ops=100",
+	.run_setup = lv_run_setup, .run_teardown = lv_run_teardown,
+	.cell_setup = lv_cell_setup, .cell_teardown = lv_cell_teardown,
+	.setup = lv_setup, .worker = lv_worker, .teardown = lv_teardown,
+};
+
+static int run_levels(const char *stop, int fail_cell, int cancel)
+{
+	const char *args[] = { "threads=1,2", "reps=1", "warmup=0", stop, NULL };
+	struct bt_plan pl;
+	struct bt_run *run;
+	struct bt_err err = { "" };
+	int rc;
+
+	g_log[0] = '\0';
+	g_fail_cell = fail_cell;
+	g_cells_seen = 0;
+	assert_int_equal(bt_run_plan_init(&pl, &lv_wl, &err), 0);
+	for (int i = 0; args[i] != NULL; i++)
+		assert_int_equal(bt_plan_set_arg(&pl, args[i], &err), 0);
+	assert_int_equal(bt_run_validate(&lv_wl, &pl, &err), 0);
+	assert_int_equal(bt_run_start(&run, &lv_wl, &pl, NULL, &err), 0);
+	if (cancel) {
+		struct bt_snapshot snap;
+
+		do {
+			bt_run_snapshot(run, &snap);
+			sched_yield();
+		} while (snap.sample_seq == 0);
+		bt_run_cancel(run);
+	}
+	rc = bt_run_wait(run);
+	bt_run_free(run);
+	bt_plan_destroy(&pl);
+	return rc;
+}
+
+static void test_levels(void **state)
+{
+	(void)state;
+	assert_int_equal(run_levels("ops=100", -1, 0), 0);
+	assert_string_equal(g_log, "R+ C+ S+ S- C- C+ S+ S- C- R-");
+	assert_int_equal(run_levels("ops=100", 1, 0), -EIO);
+	assert_string_equal(g_log, "R+ C+ S+ S- C- C+ C- R-");
+	assert_int_equal(run_levels("duration=30s", -1, 1), -EINTR);
+	assert_string_equal(g_log, "R+ C+ S+ S- C- R-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +358,8 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_finalize),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_as_processes),
+		cmocka_unit_test(test_levels),
 	};
 
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());

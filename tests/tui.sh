@@ -26,7 +26,7 @@ configure() {
 	local units=$1
 	keys Space Right Space                 # threads: 4 is ticked by default; tick 1 and 2
 	keys Down Down Enter C-u "$units" Enter # units
-	keys G Up Up Up Up Up Up Up Up Up Enter C-u 2 Enter  # reps (9 up from the Run button)
+	keys G Up Up Up Up Up Up Up Up Up Up Enter C-u 2 Enter  # reps (10 up from the Run button)
 	keys Down Enter C-u 0 Enter            # warmup
 }
 

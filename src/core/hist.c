@@ -80,6 +80,15 @@ void bt_hist_reset(struct bt_hist *h)
 	h->sum = 0;
 }
 
+void bt_hist_init_zeroed(struct bt_hist *h)
+{
+	h->total = 0;
+	h->max = 0;
+	h->clamped = 0;
+	h->sum = 0;
+	h->min = UINT64_MAX;
+}
+
 /*
  * A histogram is 270 KiB of mostly zeros, and a run makes and frees a few
  * per rep. Mapped pages come zeroed, only the touched ones take memory, and

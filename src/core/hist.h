@@ -64,6 +64,14 @@ static inline void bt_hist_record(struct bt_hist *h, uint64_t v)
 /* Make h empty. */
 void bt_hist_reset(struct bt_hist *h);
 
+/*
+ * Make caller memory an empty histogram, for histograms that must live in a
+ * region the caller maps (a MAP_SHARED one that forked workers write). The
+ * counts must already be zero: fresh anonymous mappings and calloc'd memory
+ * are, so the 270 KiB are not touched here. Not to be freed with bt_hist_free.
+ */
+void bt_hist_init_zeroed(struct bt_hist *h);
+
 /* Allocate an empty histogram (NULL on out of memory); free with bt_hist_free. */
 struct bt_hist *bt_hist_new(void);
 void bt_hist_free(struct bt_hist *h);

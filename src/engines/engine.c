@@ -1,47 +1,67 @@
 /*
- * engine.c - the thread engine (see engine.h).
+ * engine.c - what every engine shares (see engine.h): the region the
+ * workers and the sampler share, the start gate, the worker body, the
+ * sampler, the quota split, the metric combination, and the job's shared
+ * allocations. The engines themselves (engine_threads.c,
+ * engine_processes.c) only start, watch and collect workers.
  *
- * Threads are created for every rep: creation happens before the start
- * barrier, so it is not measured, and a rep can never inherit state (a
- * pinned mask, a warmed TLS) from the previous one.
+ * Workers are started for every rep: starting happens before the gate, so
+ * it is not measured, and a rep can never inherit state (a pinned mask, a
+ * warmed TLS) from the previous one.
  */
 #include "engines/engine.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "engines/pin.h"
 
-struct engine {
-	const struct bt_engine_cfg *cfg;
-	int n;
-	struct bt_worker *w;		/* [n], cache-line aligned */
-	struct bt_recorder *rec;	/* [n] or NULL */
-	pthread_t *tid;
-	pthread_mutex_t gate_mutex;	/* start gate: all workers begin together */
-	pthread_cond_t gate_cond;
-	int ready, go;			/* under gate_mutex */
-	_Atomic int stop;
-	pthread_mutex_t done_mutex;	/* taken once per worker per rep, never in a loop */
-	pthread_cond_t done_cond;	/* CLOCK_MONOTONIC */
-	int finished;			/* under done_mutex */
-	uint64_t *ops;			/* [n] sampler's scratch */
-	struct wstart *start;		/* [n] what each thread is started with */
-};
+const char *const bt_engine_names[] = { "threads", "processes", NULL };
 
-/* A worker thread's start argument: its worker and the engine it runs in. */
-struct wstart {
-	struct engine *e;
-	struct bt_worker *w;
-};
+const struct bt_engine_ops *bt_engine_get(int k)
+{
+	switch (k) {
+	case BT_ENGINE_THREADS:
+		return &bt_engine_threads;
+	case BT_ENGINE_PROCESSES:
+		return &bt_engine_processes;
+	default:
+		return NULL;
+	}
+}
+
+/* How often the sampler asks an engine with poll whether a worker died. */
+#define POLL_NS 20000000u
+
+/*
+ * Futex words in the region: shared (not _PRIVATE) operations, so that they
+ * work between processes as well as between threads. The atomics carry the
+ * ordering; the futex only sleeps.
+ */
+static void futex_wait(_Atomic uint32_t *word, uint32_t seen, uint64_t rel_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(rel_ns / 1000000000u),
+			       .tv_nsec = (long)(rel_ns % 1000000000u) };
+
+	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, seen, rel_ns ? &ts : NULL, NULL, 0);
+}
+
+static void futex_wake_all(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 int bt_worker_fail(struct bt_worker *w, const char *fmt, ...)
 {
@@ -115,28 +135,25 @@ void bt_metrics_combine(const struct bt_metric *m, int nm, const struct bt_worke
 	}
 }
 
-static void *worker_main(void *arg)
+void bt_engine_worker_main(struct bt_engine *e, int i)
 {
-	const struct wstart *ws = arg;
-	struct bt_worker *w = ws->w;
-	struct engine *e = ws->e;
+	struct bt_worker *w = &e->w[i];
+	struct bt_engine_shared *sh = e->sh;
 	int rc;
 
 	if (w->cpu_pinned >= 0 && bt_pin_self(w->cpu_pinned) < 0)
 		bt_worker_fail(w, "cannot pin worker %d to CPU %d", w->id, w->cpu_pinned);
 	w->cpu_first = sched_getcpu();
-	pthread_mutex_lock(&e->gate_mutex);
-	e->ready++;
-	pthread_cond_broadcast(&e->gate_cond);
-	while (!e->go)
-		pthread_cond_wait(&e->gate_cond, &e->gate_mutex);
-	pthread_mutex_unlock(&e->gate_mutex);
+	atomic_fetch_add(&sh->ready, 1);
+	futex_wake_all(&sh->ready);
+	while (!atomic_load(&sh->go))
+		futex_wait(&sh->go, 0, 0);
 
 	w->auto_t0 = bt_now_ns();
 	/* A worker with no share of a tiny ops= quota has nothing to do. */
 	if (w->job->ops && w->quota == 0)
 		;
-	else if (!atomic_load_explicit(&e->stop, memory_order_relaxed)) {
+	else if (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
 		rc = e->cfg->worker(w);
 		if (rc < 0 && !w->failed)
 			bt_worker_fail(w, "worker %d failed: %s", w->id, strerror(-rc));
@@ -144,48 +161,66 @@ static void *worker_main(void *arg)
 
 	w->cpu_last = sched_getcpu();
 	w->t_end = bt_now_ns();
-	pthread_mutex_lock(&e->done_mutex);
-	if (++e->finished == e->n)
-		pthread_cond_signal(&e->done_cond);
-	pthread_mutex_unlock(&e->done_mutex);
-	return NULL;
+	atomic_fetch_add(&sh->finished, 1);
+	futex_wake_all(&sh->finished);
 }
 
-static double tv_s(struct timeval tv)
+void bt_engine_worker_lost(struct bt_engine *e, int i, const char *msg)
 {
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+	struct bt_worker *w = &e->w[i];
+
+	if (!w->failed) {
+		snprintf(w->err, sizeof(w->err), "%s", msg);
+		w->failed = 1;
+	}
+	if (e->lost_first < 0)
+		e->lost_first = i;
+	atomic_store(&e->sh->stop, 1);
 }
 
-struct cpu_mark {
-	uint64_t t;
-	struct rusage ru;
+/* Workers that have ended for good. */
+static int ended(struct bt_engine *e)
+{
+	if (e->ops->poll != NULL)
+		return e->ops->poll(e);
+	return (int)atomic_load(&e->sh->finished);
+}
+
+struct gone_arg {
+	struct bt_engine *e;
+	int i;
 };
 
-static void cpu_mark(struct cpu_mark *m)
+static int worker_gone(void *arg)
 {
-	m->t = bt_now_ns();
-	getrusage(RUSAGE_SELF, &m->ru);
+	struct gone_arg *g = arg;
+
+	return g->e->ops->gone(g->e, g->i);
 }
 
 /* Sum counters and histograms over [prev, now] into one sample. */
-static void sample(struct engine *e, struct bt_hist *ival, struct bt_engine_out *out,
-		   struct cpu_mark *prev, uint64_t t0, uint64_t *prev_ops, uint64_t *prev_bytes)
+static void sample(struct bt_engine *e, uint64_t *wops, struct bt_hist *ival,
+		   struct bt_engine_out *out, struct bt_cpu_mark *prev, uint64_t t0,
+		   uint64_t *prev_ops, uint64_t *prev_bytes)
 {
 	const struct bt_engine_cfg *cfg = e->cfg;
 	struct bt_sample s = { .cell = cfg->cell, .rep = cfg->rep };
-	struct cpu_mark now;
+	struct bt_cpu_mark now;
 	uint64_t ops = 0, bytes = 0;
 	double dt, user, sys;
 
 	for (int i = 0; i < e->n; i++) {
-		e->ops[i] = atomic_load_explicit(&e->w[i].c.ops, memory_order_relaxed);
-		ops += e->ops[i];
+		wops[i] = atomic_load_explicit(&e->w[i].c.ops, memory_order_relaxed);
+		ops += wops[i];
 		bytes += atomic_load_explicit(&e->w[i].c.bytes, memory_order_relaxed);
 	}
 	if (e->rec != NULL) {
 		bt_hist_reset(ival);
-		for (int i = 0; i < e->n; i++)
-			bt_recorder_take(&e->rec[i], ival);
+		for (int i = 0; i < e->n; i++) {
+			struct gone_arg g = { e, i };
+
+			bt_recorder_take_or(&e->rec[i], ival, e->ops->gone ? worker_gone : NULL, &g);
+		}
 		if (out->hist != NULL)
 			bt_hist_add(out->hist, ival);
 		if (cfg->on_interval_hist != NULL)
@@ -199,238 +234,295 @@ static void sample(struct engine *e, struct bt_hist *ival, struct bt_engine_out 
 			s.max = ival->max;
 		}
 	}
-	cpu_mark(&now);
+	e->ops->cpu(e, &now);
 	dt = (double)(now.t - prev->t) / 1e9;
 	if (dt <= 0)
 		dt = 1e-9;
-	user = tv_s(now.ru.ru_utime) - tv_s(prev->ru.ru_utime);
-	sys = tv_s(now.ru.ru_stime) - tv_s(prev->ru.ru_stime);
+	user = now.user_s - prev->user_s;
+	sys = now.sys_s - prev->sys_s;
 	s.t = (double)(now.t - t0) / 1e9;
 	s.dt = dt;
 	s.ops = ops;
 	s.ops_s = (double)(ops - *prev_ops) / dt;
 	s.bytes_s = (double)(bytes - *prev_bytes) / dt;
-	s.user_pct = 100.0 * user / dt;
-	s.sys_pct = 100.0 * sys / dt;
+	s.user_pct = user > 0 ? 100.0 * user / dt : 0;
+	s.sys_pct = sys > 0 ? 100.0 * sys / dt : 0;
 	s.cpu_pct = s.user_pct + s.sys_pct;
 	*prev = now;
 	*prev_ops = ops;
 	*prev_bytes = bytes;
 	if (cfg->on_sample != NULL)
-		cfg->on_sample(cfg->arg, &s, e->ops, e->n);
+		cfg->on_sample(cfg->arg, &s, wops, e->n);
 }
 
-static void engine_free(struct engine *e)
+static size_t round64(size_t n)
 {
-	if (e->rec != NULL)
-		for (int i = 0; i < e->n; i++)
-			bt_recorder_destroy(&e->rec[i]);
-	free(e->rec);
-	free(e->w);
-	free(e->tid);
-	free(e->ops);
-	free(e->start);
+	return (n + 63) & ~(size_t)63;
+}
+
+/*
+ * Lay out the region: the shared words, the workers, the recorders and
+ * their histograms, in one mapping of the engine's kind. 0 or -ENOMEM.
+ */
+static int region_map(struct bt_engine *e, int lat_on)
+{
+	size_t off_w = round64(sizeof(struct bt_engine_shared));
+	size_t off_rec = off_w + round64(sizeof(struct bt_worker) * (size_t)e->n);
+	size_t off_h = off_rec + (lat_on ? round64(sizeof(struct bt_recorder) * (size_t)e->n) : 0);
+	size_t size = off_h + (lat_on ? sizeof(struct bt_hist) * 2 * (size_t)e->n : 0);
+	char *p = e->ops->map(size);
+
+	if (p == NULL)
+		return -ENOMEM;
+	e->region = p;
+	e->region_size = size;
+	e->sh = (struct bt_engine_shared *)p;
+	atomic_init(&e->sh->stop, 0);
+	atomic_init(&e->sh->ready, 0);
+	atomic_init(&e->sh->go, 0);
+	atomic_init(&e->sh->finished, 0);
+	e->w = (struct bt_worker *)(p + off_w);
+	if (lat_on) {
+		struct bt_hist *h = (struct bt_hist *)(p + off_h);
+
+		e->rec = (struct bt_recorder *)(p + off_rec);
+		for (int i = 0; i < e->n; i++) {
+			bt_hist_init_zeroed(&h[2 * i]);
+			bt_hist_init_zeroed(&h[2 * i + 1]);
+			bt_recorder_init_with(&e->rec[i], &h[2 * i], &h[2 * i + 1]);
+		}
+	}
+	return 0;
+}
+
+/* Split the job's ops= quota and set up worker i (before it starts). */
+static void worker_init(struct bt_engine *e, int i)
+{
+	const struct bt_engine_cfg *cfg = e->cfg;
+	struct bt_worker *w = &e->w[i];
+	uint64_t ops = cfg->job->ops;
+
+	w->id = i;
+	w->nworkers = e->n;
+	w->job = cfg->job;
+	w->stop = &e->sh->stop;
+	if (ops)
+		w->quota = ops / (uint64_t)e->n + ((uint64_t)i < ops % (uint64_t)e->n);
+	w->cpu_pinned = cfg->cpus ? cfg->cpus[i] : -1;
+	w->cpu_first = w->cpu_last = -1;
+	if (e->rec != NULL) {
+		w->rec = &e->rec[i];
+		w->lat_every = cfg->lat_every ? cfg->lat_every : 1;
+		w->lat_max_every = w->lat_every;
+		w->lat_auto = cfg->lat_every == 0;
+		w->lat_left = 1;
+		w->lat_cost_ns = 2 * cfg->clock_cost_ns + 20;
+	}
+}
+
+/* Open the gate: every parked worker begins now. */
+static void gate_open(struct bt_engine *e)
+{
+	atomic_store(&e->sh->go, 1);
+	futex_wake_all(&e->sh->go);
+}
+
+/* Wait until each of the started workers is at the gate or has ended. */
+static void gate_wait(struct bt_engine *e, int started)
+{
+	for (;;) {
+		uint32_t ready = atomic_load(&e->sh->ready);
+
+		if ((int)ready >= started)
+			return;
+		if (e->ops->poll != NULL && (int)ready + e->ops->poll(e) >= started)
+			return;
+		futex_wait(&e->sh->ready, ready, e->ops->poll != NULL ? POLL_NS : 0);
+	}
+}
+
+/* The per-worker results, failures and totals of a finished rep. */
+static void results(struct bt_engine *e, struct bt_engine_out *out, uint64_t t0, struct bt_err *err)
+{
+	const struct bt_engine_cfg *cfg = e->cfg;
+	uint64_t t_end = t0;
+
+	/* A lost worker is why the others stopped: its message comes first. */
+	if (e->lost_first >= 0) {
+		out->failed = 1;
+		bt_err_set(err, -EIO, "%s", e->w[e->lost_first].err);
+	}
+	for (int i = 0; i < e->n; i++) {
+		struct bt_worker *w = &e->w[i];
+
+		if (w->t_end > t_end)
+			t_end = w->t_end;
+		out->ops += w->done;
+		out->bytes += w->bytes;
+		out->errors += w->nerrors;
+		out->workers[i].ops = w->done;
+		out->workers[i].cpu_first = w->cpu_first;
+		out->workers[i].cpu_last = w->cpu_last;
+		out->workers[i].pinned = w->cpu_pinned;
+		if (w->lat_max_every > out->lat_every)
+			out->lat_every = w->lat_max_every;
+		if (w->failed && !out->failed) {
+			out->failed = 1;
+			bt_err_set(err, -EIO, "%s", w->err);
+		}
+	}
+	out->wall_s = (double)(t_end - t0) / 1e9;
+	bt_metrics_combine(cfg->metrics, cfg->nmetrics, e->w, e->n, out->metric);
+	out->nworkers = e->n;
+	if (!cfg->lat_on)
+		out->lat_every = 0;
 }
 
 int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, struct bt_err *err)
 {
-	struct engine e = { .cfg = cfg, .n = cfg->job->nworkers };
+	struct bt_engine e = { .cfg = cfg, .ops = cfg->engine ? cfg->engine : &bt_engine_threads,
+			       .n = cfg->job->nworkers, .lost_first = -1 };
 	struct bt_hist *ival = NULL;
-	struct cpu_mark m0, m1, prev;
-	pthread_condattr_t ca;
+	struct bt_cpu_mark m0, m1, prev;
+	uint64_t *wops = NULL;
 	uint64_t t0, next, deadline = 0, prev_ops = 0, prev_bytes = 0;
 	uint64_t sample_ns = cfg->sample_ns ? cfg->sample_ns : 100000000u;
 	int started = 0, rc = 0;
-
 	struct bt_hist *keep = out->hist;	/* the caller's; everything else starts zeroed */
 
 	memset(out, 0, sizeof(*out));
 	out->hist = keep;
 	if (e.n < 1)
-		return bt_err_set(err, -EINVAL, "workload asked for %d worker threads", e.n);
+		return bt_err_set(err, -EINVAL, "workload asked for %d workers", e.n);
 
-	atomic_init(&e.stop, 0);
-	e.w = aligned_alloc(64, sizeof(*e.w) * (size_t)e.n);
-	e.tid = calloc((size_t)e.n, sizeof(*e.tid));
-	e.ops = calloc((size_t)e.n, sizeof(*e.ops));
-	e.start = calloc((size_t)e.n, sizeof(*e.start));
+	wops = calloc((size_t)e.n, sizeof(*wops));
 	out->workers = calloc((size_t)e.n, sizeof(*out->workers));
-	if (e.w == NULL || e.tid == NULL || e.ops == NULL || e.start == NULL ||
-	    out->workers == NULL) {
+	if (wops == NULL || out->workers == NULL ||
+	    (cfg->lat_on && (ival = bt_hist_new()) == NULL) || region_map(&e, cfg->lat_on) < 0) {
 		rc = bt_err_set(err, -ENOMEM, "out of memory for %d workers", e.n);
 		goto out;
 	}
-	memset(e.w, 0, sizeof(*e.w) * (size_t)e.n);
-	if (cfg->lat_on) {
-		e.rec = aligned_alloc(64, sizeof(*e.rec) * (size_t)e.n);
-		ival = bt_hist_new();
-		if (e.rec == NULL || ival == NULL) {
-			rc = bt_err_set(err, -ENOMEM, "out of memory for latency histograms");
-			goto out;
-		}
-		for (int i = 0; i < e.n; i++) {
-			if (bt_recorder_init(&e.rec[i]) < 0) {
-				for (int j = 0; j < i; j++)
-					bt_recorder_destroy(&e.rec[j]);
-				free(e.rec);
-				e.rec = NULL;
-				rc = bt_err_set(err, -ENOMEM, "out of memory for latency histograms");
-				goto out;
-			}
-		}
-	}
+	for (int i = 0; i < e.n; i++)
+		worker_init(&e, i);
 
 	for (int i = 0; i < e.n; i++) {
-		struct bt_worker *w = &e.w[i];
-
-		w->id = i;
-		w->nworkers = e.n;
-		w->job = cfg->job;
-		w->stop = &e.stop;
-		e.start[i] = (struct wstart){ .e = &e, .w = w };
-		if (cfg->job->ops)
-			w->quota = cfg->job->ops / (uint64_t)e.n +
-				   ((uint64_t)i < cfg->job->ops % (uint64_t)e.n);
-		w->cpu_pinned = cfg->cpus ? cfg->cpus[i] : -1;
-		w->cpu_first = w->cpu_last = -1;
-		if (e.rec != NULL) {
-			w->rec = &e.rec[i];
-			w->lat_every = cfg->lat_every ? cfg->lat_every : 1;
-			w->lat_max_every = w->lat_every;
-			w->lat_auto = cfg->lat_every == 0;
-			w->lat_left = 1;
-			w->lat_cost_ns = 2 * cfg->clock_cost_ns + 20;
-		}
-	}
-	pthread_mutex_init(&e.done_mutex, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&e.done_cond, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&e.gate_mutex, NULL);
-	pthread_cond_init(&e.gate_cond, NULL);
-
-	for (int i = 0; i < e.n; i++) {
-		int prc = pthread_create(&e.tid[i], NULL, worker_main, &e.start[i]);
-
-		if (prc != 0) {
-			rc = bt_err_set(err, -prc, "cannot start worker thread %d of %d: %s",
-					i + 1, e.n, strerror(prc));
+		if ((rc = e.ops->start(&e, i, err)) < 0)
 			break;
-		}
 		started++;
 	}
-	/* Wait until every started worker is at the gate (pinned, CPU noted). */
-	pthread_mutex_lock(&e.gate_mutex);
-	while (e.ready < started)
-		pthread_cond_wait(&e.gate_cond, &e.gate_mutex);
-	pthread_mutex_unlock(&e.gate_mutex);
+	/* Every started worker is at the gate (pinned, CPU noted), or gone. */
+	gate_wait(&e, started);
 	if (started < e.n) {
-		atomic_store(&e.stop, 1);
-		pthread_mutex_lock(&e.gate_mutex);
-		e.go = 1;
-		pthread_cond_broadcast(&e.gate_cond);
-		pthread_mutex_unlock(&e.gate_mutex);
-		for (int i = 0; i < started; i++)
-			pthread_join(e.tid[i], NULL);
-		goto out_sync;
+		atomic_store(&e.sh->stop, 1);
+		gate_open(&e);
+		if (started > 0)
+			e.ops->collect(&e);
+		goto out;
 	}
+	if (cfg->on_started != NULL)
+		cfg->on_started(cfg->arg, &e);
 
-	cpu_mark(&m0);
+	e.ops->cpu(&e, &m0);
 	prev = m0;
 	t0 = m0.t;
-	pthread_mutex_lock(&e.gate_mutex);
-	e.go = 1;
-	pthread_cond_broadcast(&e.gate_cond);
-	pthread_mutex_unlock(&e.gate_mutex);
+	gate_open(&e);
 	if (cfg->job->duration_ns)
 		deadline = t0 + cfg->job->duration_ns;
 	next = t0 + sample_ns;
 
-	pthread_mutex_lock(&e.done_mutex);
-	while (e.finished < e.n) {
+	for (;;) {
+		uint32_t fin = atomic_load(&e.sh->finished);
 		uint64_t wake = next, now;
-		struct timespec ts;
 
-		if (deadline && deadline < wake && !atomic_load(&e.stop))
-			wake = deadline;
-		ts.tv_sec = (time_t)(wake / 1000000000u);
-		ts.tv_nsec = (long)(wake % 1000000000u);
-		pthread_cond_timedwait(&e.done_cond, &e.done_mutex, &ts);
-		if (e.finished == e.n)
+		if (ended(&e) >= e.n)
 			break;
-		pthread_mutex_unlock(&e.done_mutex);
+		if (deadline && deadline < wake && !atomic_load(&e.sh->stop))
+			wake = deadline;
+		now = bt_now_ns();
+		if (wake > now) {
+			uint64_t rel = wake - now;
 
+			if (e.ops->poll != NULL && rel > POLL_NS)
+				rel = POLL_NS;
+			futex_wait(&e.sh->finished, fin, rel);
+		}
 		now = bt_now_ns();
 		if (cfg->cancel && atomic_load(cfg->cancel) && !out->cancelled) {
 			out->cancelled = 1;
-			atomic_store(&e.stop, 1);
+			atomic_store(&e.sh->stop, 1);
 		}
 		if (deadline && now >= deadline)
-			atomic_store(&e.stop, 1);
+			atomic_store(&e.sh->stop, 1);
 		if (now >= next) {
-			sample(&e, ival, out, &prev, t0, &prev_ops, &prev_bytes);
+			sample(&e, wops, ival, out, &prev, t0, &prev_ops, &prev_bytes);
 			while (next <= now)
 				next += sample_ns;
 		}
-		pthread_mutex_lock(&e.done_mutex);
 	}
-	pthread_mutex_unlock(&e.done_mutex);
 
-	for (int i = 0; i < e.n; i++)
-		pthread_join(e.tid[i], NULL);
-	cpu_mark(&m1);
+	e.ops->collect(&e);
+	e.ops->cpu(&e, &m1);
 	/*
 	 * The last, partial interval, however short: every rep has at least one
 	 * sample, and the samples account for every op and latency exactly once
 	 * (its dt says how long it was).
 	 */
-	sample(&e, ival, out, &prev, t0, &prev_ops, &prev_bytes);
-
-	{
-		uint64_t t_end = t0;
-
-		for (int i = 0; i < e.n; i++) {
-			struct bt_worker *w = &e.w[i];
-
-			if (w->t_end > t_end)
-				t_end = w->t_end;
-			out->ops += w->done;
-			out->bytes += w->bytes;
-			out->errors += w->nerrors;
-			out->workers[i].ops = w->done;
-			out->workers[i].cpu_first = w->cpu_first;
-			out->workers[i].cpu_last = w->cpu_last;
-			out->workers[i].pinned = w->cpu_pinned;
-			if (w->lat_max_every > out->lat_every)
-				out->lat_every = w->lat_max_every;
-			if (w->failed && !out->failed) {
-				out->failed = 1;
-				bt_err_set(err, -EIO, "%s", w->err);
-			}
-		}
-		out->wall_s = (double)(t_end - t0) / 1e9;
-		bt_metrics_combine(cfg->metrics, cfg->nmetrics, e.w, e.n, out->metric);
-	}
-	out->user_s = tv_s(m1.ru.ru_utime) - tv_s(m0.ru.ru_utime);
-	out->sys_s = tv_s(m1.ru.ru_stime) - tv_s(m0.ru.ru_stime);
-	out->vcsw = (double)(m1.ru.ru_nvcsw - m0.ru.ru_nvcsw);
-	out->ivcsw = (double)(m1.ru.ru_nivcsw - m0.ru.ru_nivcsw);
-	out->nworkers = e.n;
-	if (!cfg->lat_on)
-		out->lat_every = 0;
-
-out_sync:
-	pthread_cond_destroy(&e.gate_cond);
-	pthread_mutex_destroy(&e.gate_mutex);
-	pthread_cond_destroy(&e.done_cond);
-	pthread_mutex_destroy(&e.done_mutex);
+	sample(&e, wops, ival, out, &prev, t0, &prev_ops, &prev_bytes);
+	results(&e, out, t0, err);
+	out->user_s = m1.user_s - m0.user_s;
+	out->sys_s = m1.sys_s - m0.sys_s;
+	out->vcsw = m1.vcsw - m0.vcsw;
+	out->ivcsw = m1.ivcsw - m0.ivcsw;
 out:
+	if (e.ops->destroy != NULL)
+		e.ops->destroy(&e);
+	if (e.region != NULL)
+		e.ops->unmap(e.region, e.region_size);
 	bt_hist_free(ival);
-	engine_free(&e);
+	free(wops);
 	if (rc < 0) {
 		free(out->workers);
 		out->workers = NULL;
 	}
 	return rc;
+}
+
+/*
+ * A shared allocation: a 64-byte header in front, so that what the
+ * workload gets is as aligned as the mapping allows for its own structs.
+ */
+struct bt_job_shm {
+	struct bt_job_shm *next;
+	size_t size;			/* of the whole mapping */
+};
+
+#define SHM_HEAD 64
+
+void *bt_job_shared_alloc(struct bt_job *job, size_t size)
+{
+	size_t total = SHM_HEAD + size;
+	struct bt_job_shm *h;
+	void *p;
+
+	_Static_assert(sizeof(struct bt_job_shm) <= SHM_HEAD, "the header fits");
+	if (size > SIZE_MAX - SHM_HEAD)
+		return NULL;
+	p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	h = p;
+	h->size = total;
+	h->next = job->shm;
+	job->shm = h;
+	return (char *)p + SHM_HEAD;
+}
+
+void bt_job_shared_free_all(struct bt_job *job)
+{
+	while (job->shm != NULL) {
+		struct bt_job_shm *h = job->shm;
+
+		job->shm = h->next;
+		munmap(h, h->size);
+	}
 }

@@ -18,6 +18,16 @@ int bt_recorder_init(struct bt_recorder *r)
 	return 0;
 }
 
+void bt_recorder_init_with(struct bt_recorder *r, struct bt_hist *h0, struct bt_hist *h1)
+{
+	atomic_init(&r->start_epoch, 0);
+	atomic_init(&r->even_end, 0);
+	atomic_init(&r->odd_end, INT64_MIN);
+	atomic_init(&r->active, 0);
+	r->h[0] = h0;
+	r->h[1] = h1;
+}
+
 void bt_recorder_destroy(struct bt_recorder *r)
 {
 	bt_hist_free(r->h[0]);
@@ -33,6 +43,13 @@ void bt_recorder_destroy(struct bt_recorder *r)
  */
 void bt_recorder_take(struct bt_recorder *r, struct bt_hist *dst)
 {
+	bt_recorder_take_or(r, dst, NULL, NULL);
+}
+
+void bt_recorder_take_or(struct bt_recorder *r, struct bt_hist *dst, int (*gone)(void *arg),
+			 void *arg)
+{
+	unsigned polls = 0;
 	int old = atomic_load_explicit(&r->active, memory_order_seq_cst);
 	int64_t start, at_flip, origin;
 	_Atomic int64_t *ended;
@@ -50,8 +67,11 @@ void bt_recorder_take(struct bt_recorder *r, struct bt_hist *dst)
 		ended = &r->odd_end;
 	}
 	at_flip = atomic_exchange_explicit(&r->start_epoch, origin, memory_order_seq_cst);
-	while (atomic_load_explicit(ended, memory_order_acquire) != at_flip)
+	while (atomic_load_explicit(ended, memory_order_acquire) != at_flip) {
+		if (gone != NULL && (++polls & 1023) == 0 && gone(arg))
+			break;
 		sched_yield();
+	}
 
 	if (dst != NULL)
 		bt_hist_add(dst, r->h[old]);

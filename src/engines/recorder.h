@@ -31,6 +31,13 @@ struct bt_recorder {
 int bt_recorder_init(struct bt_recorder *r);
 void bt_recorder_destroy(struct bt_recorder *r);
 
+/*
+ * Initialize r over two empty histograms the caller owns (bt_hist_init_zeroed
+ * in a region the engine maps, so that a forked writer and the reader see the
+ * same ones). Do not call bt_recorder_destroy on such a recorder.
+ */
+void bt_recorder_init_with(struct bt_recorder *r, struct bt_hist *h0, struct bt_hist *h1);
+
 /* Writer side: record one value (ns). Wait-free. */
 static inline void bt_recorder_record(struct bt_recorder *r, uint64_t v)
 {
@@ -46,5 +53,14 @@ static inline void bt_recorder_record(struct bt_recorder *r, uint64_t v)
  * reset it. Yields the CPU while waiting (the writer may be descheduled).
  */
 void bt_recorder_take(struct bt_recorder *r, struct bt_hist *dst);
+
+/*
+ * bt_recorder_take for a writer that may die (a worker process killed inside
+ * a record): while waiting, gone(arg) is asked now and then, and when it
+ * says the writer no longer exists the wait ends. The histogram may then
+ * hold a half-made record; the rep it belongs to has failed anyway.
+ */
+void bt_recorder_take_or(struct bt_recorder *r, struct bt_hist *dst, int (*gone)(void *arg),
+			 void *arg);
 
 #endif

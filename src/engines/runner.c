@@ -1,7 +1,9 @@
 /*
  * runner.c - the run API (see runner.h): a controller thread walks the cells
- * of a plan, runs warmup + reps of each on the thread engine, keeps the
- * results and writes the recording as they arrive.
+ * of a plan, runs warmup + reps of each on an engine, keeps the
+ * results and writes the recording as they arrive. It names no engine: as=
+ * picks one (engine.h), and the workload's run, cell and rep hooks frame the
+ * cells (workload.h).
  */
 #include "engines/runner.h"
 
@@ -19,7 +21,7 @@
 #include "engines/engine.h"
 #include "engines/pin.h"
 
-enum { C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_ROWS, C_COUNT };
+enum { C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_ROWS, C_AS, C_COUNT };
 
 const struct bt_param bt_common_params[] = {
 	[C_REPS] = { .name = "reps", .kind = BT_P_INT, .def = "5", .min = 1, .max = 1000,
@@ -47,6 +49,8 @@ const struct bt_param bt_common_params[] = {
 	[C_ROWS] = { .name = "rows", .kind = BT_P_STRING, .def = "",
 		     .help = "the swept parameter whose values make the table rows (default: the first swept)",
 		     .flags = BT_PF_NOSWEEP | BT_PF_ROWS },
+	[C_AS] = { .name = "as", .kind = BT_P_ENUM, .def = "threads", .choices = bt_engine_names,
+		   .help = "run the workers as threads or as forked processes (where the workload can)" },
 };
 
 const size_t bt_common_nparams = C_COUNT;
@@ -68,6 +72,22 @@ int bt_run_plan_finalize(struct bt_plan *pl, const struct bt_workload *wl, struc
 static const struct bt_value *common(const struct bt_plan *pl, int i)
 {
 	return &pl->vals[i][0];
+}
+
+/* as=: the engine must be one the workload declares (threads when it declares none). */
+static int check_engine(const struct bt_workload *wl, const struct bt_value *as, struct bt_err *err)
+{
+	unsigned ok = wl->engines ? wl->engines : BT_ENGINES_THREADS;
+	char allowed[64] = "";
+	size_t len = 0;
+
+	if (ok & (1u << as->i))
+		return 0;
+	for (int k = 0; k < BT_ENGINE_COUNT; k++)
+		if (ok & (1u << k))
+			len += (size_t)snprintf(allowed + len, sizeof(allowed) - len, "%s%s",
+						len ? ", " : "", bt_engine_names[k]);
+	return bt_err_set(err, -EINVAL, "as=%s: %s runs only as %s", as->text, wl->name, allowed);
 }
 
 int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, struct bt_err *err)
@@ -93,7 +113,8 @@ int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, stru
 		int cpus[1024];
 
 		bt_plan_cell(pl, c, cv);
-		if (wl->check != NULL)
+		rc = check_engine(wl, cv[C_AS], err);
+		if (rc == 0 && wl->check != NULL)
 			rc = wl->check(cv + bt_common_nparams, err);
 		/* The pin syntax is checked at parse time; here the CPUs must exist. */
 		if (rc == 0 && bt_pin_plan(&topo, cv[C_PIN]->text, 1, cpus, err) < 0)
@@ -206,13 +227,16 @@ static void set_snap(struct bt_run *r, int cell, int rep, enum bt_run_state st)
  * Run one rep of cell c. Fills *rep; returns 0 when it ran (rep->ok says
  * whether it verified), or -EINTR when cancelled.
  */
-static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, int i,
-		   struct bt_rep *rep)
+static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const struct bt_job *cell,
+		   int c, int i, struct bt_rep *rep)
 {
 	const struct bt_workload *wl = r->wl;
 	const struct bt_plan *pl = &r->plan;
 	struct bt_job job = {
 		.params = cv + bt_common_nparams,
+		.run_state = cell->run_state,
+		.cell_state = cell->cell_state,
+		.pshared = cell->pshared,
 		.ops = (uint64_t)common(pl, C_OPS)->i,
 		.duration_ns = (uint64_t)common(pl, C_DURATION)->i,
 		.lat_on = (int)common(pl, C_LAT)->i,
@@ -231,6 +255,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 
 	if (wl->setup(&job, &err) < 0) {
 		snprintf(r->verify, sizeof(r->verify), "setup: %s", err.msg);
+		bt_job_shared_free_all(&job);
 		return 0;
 	}
 	pthread_mutex_lock(&r->snap_lock);
@@ -259,6 +284,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 	}
 
 	struct bt_engine_cfg cfg = {
+		.engine = bt_engine_get((int)cv[C_AS]->i),
 		.worker = wl->worker,
 		.job = &job,
 		.cpus = strcmp(cv[C_PIN]->text, "none") ? cpus : NULL,
@@ -311,6 +337,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, int c, in
 out:
 	if (wl->teardown != NULL)
 		wl->teardown(&job);
+	bt_job_shared_free_all(&job);
 	bt_hist_free(out.hist);
 	free(out.workers);
 	free(cpus);
@@ -318,71 +345,171 @@ out:
 	return out.cancelled ? -EINTR : 0;
 }
 
+/* Note why the run failed (the first reason only) and that it did. */
+static void run_failed(struct bt_run *r, const char *what, const char *msg)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->res.error[0] == '\0')
+		snprintf(r->res.error, sizeof(r->res.error), "%s: %s", what, msg);
+	pthread_mutex_unlock(&r->lock);
+	r->status = -EIO;
+}
+
+/*
+ * The run level (workload.h struct bt_run_ctx): every cell's workload
+ * values for run_setup. cells is malloc'd [ncells * BT_PLAN_MAX_PARAMS]
+ * and rows [ncells]; both are freed by run_end.
+ */
+struct run_level {
+	struct bt_run_ctx ctx;
+	const struct bt_value **cells;
+	const struct bt_value *const **rows;
+	int held;			/* run_setup succeeded: run_teardown is owed */
+};
+
+static int run_begin(struct bt_run *r, struct run_level *rl)
+{
+	const struct bt_plan *pl = &r->plan;
+	struct bt_err err = { "" };
+
+	rl->cells = calloc((size_t)pl->ncells * BT_PLAN_MAX_PARAMS, sizeof(*rl->cells));
+	rl->rows = calloc((size_t)pl->ncells, sizeof(*rl->rows));
+	if (rl->cells == NULL || rl->rows == NULL) {
+		run_failed(r, "run setup", "out of memory");
+		return -ENOMEM;
+	}
+	for (int c = 0; c < pl->ncells; c++) {
+		const struct bt_value **cv = rl->cells + (size_t)c * BT_PLAN_MAX_PARAMS;
+
+		bt_plan_cell(pl, c, cv);
+		rl->rows[c] = cv + bt_common_nparams;
+	}
+	rl->ctx.ncells = pl->ncells;
+	rl->ctx.cells = rl->rows;
+	if (r->wl->run_setup == NULL)
+		return 0;
+	if (r->wl->run_setup(&rl->ctx, &err) < 0) {
+		run_failed(r, "run setup", err.msg);
+		return -EIO;
+	}
+	rl->held = 1;
+	return 0;
+}
+
+static void run_end(struct bt_run *r, struct run_level *rl)
+{
+	if (rl->held && r->wl->run_teardown != NULL)
+		r->wl->run_teardown(&rl->ctx);
+	rl->held = 0;
+	free(rl->cells);
+	free(rl->rows);
+}
+
+/*
+ * Warmup + reps of cell c between its cell_setup and cell_teardown. Sets
+ * r->status to -EINTR (cancelled) or -EIO (a rep or the cell's setup failed).
+ */
+static void run_cell(struct bt_run *r, int c, const struct bt_value *const *cv, void *run_state)
+{
+	const struct bt_workload *wl = r->wl;
+	const struct bt_plan *pl = &r->plan;
+	int warmup = (int)common(pl, C_WARMUP)->i, reps = (int)common(pl, C_REPS)->i;
+	struct bt_job cell = { .params = cv + bt_common_nparams, .run_state = run_state,
+			       .pshared = cv[C_AS]->i == BT_ENGINE_PROCESSES };
+	struct bt_err err = { "" };
+
+	if (atomic_load(&r->cancel)) {
+		r->status = -EINTR;
+		return;
+	}
+	if (wl->cell_setup != NULL && wl->cell_setup(&cell, &err) < 0) {
+		char what[sizeof(r->res.cells[c].label) + 16];
+
+		snprintf(what, sizeof(what), "%s: cell setup",
+			 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1");
+		run_failed(r, what, err.msg);
+		return;
+	}
+	for (int i = 0; i < warmup + reps; i++) {
+		struct bt_rep rep;
+		uint64_t t0 = bt_now_ns();
+		int rc;
+
+		if (atomic_load(&r->cancel)) {
+			r->status = -EINTR;
+			break;
+		}
+		live_reset(r, c, i);
+		set_snap(r, c, i, BT_RUN_RUNNING);
+		rc = run_rep(r, cv, &cell, c, i, &rep);
+		if (rc == -EINTR) {
+			/* An abandoned rep is not a result: it is not recorded. */
+			bt_hist_free(rep.hist);
+			free(rep.workers);
+			r->status = -EINTR;
+			break;
+		}
+		pthread_mutex_lock(&r->snap_lock);
+		if (r->rep_time_cell != c) {
+			r->rep_time_cell = c;
+			r->rep_time_sum = 0;
+			r->reps_timed = 0;
+		}
+		r->rep_time_sum += (double)(bt_now_ns() - t0) / 1e9;
+		r->reps_timed++;
+		pthread_mutex_unlock(&r->snap_lock);
+		if (r->recording)
+			bt_recw_rep(&r->rec, &rep);
+		if (!rep.ok) {
+			pthread_mutex_lock(&r->lock);
+			snprintf(r->res.error, sizeof(r->res.error), "%s, rep %d: %s",
+				 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1",
+				 i + 1, rep.verify);
+			pthread_mutex_unlock(&r->lock);
+			r->status = -EIO;
+		}
+		pthread_mutex_lock(&r->lock);
+		bt_results_add_rep(&r->res, &rep);
+		pthread_mutex_unlock(&r->lock);
+		if (r->status != 0)
+			break;
+	}
+	if (wl->cell_teardown != NULL)
+		wl->cell_teardown(&cell);
+}
+
+/*
+ * The controller thread: the run level around the cells, the cell level
+ * around the reps (workload.h); whatever ends the run, each level's
+ * teardown runs once its setup did, innermost first.
+ */
 static void *run_main(void *arg)
 {
 	struct bt_run *r = arg;
 	const struct bt_plan *pl = &r->plan;
 	const struct bt_value *cv[BT_PLAN_MAX_PARAMS];
-	int warmup = (int)common(pl, C_WARMUP)->i, reps = (int)common(pl, C_REPS)->i;
+	struct run_level rl = { .held = 0 };
 	const char *status = "complete";
 
-	for (int c = 0; c < pl->ncells && r->status == 0; c++) {
-		bt_plan_cell(pl, c, cv);
-		for (int i = 0; i < warmup + reps; i++) {
-			struct bt_rep rep;
-			uint64_t t0 = bt_now_ns();
-			int rc;
-
-			if (atomic_load(&r->cancel)) {
-				r->status = -EINTR;
-				break;
-			}
-			live_reset(r, c, i);
-			set_snap(r, c, i, BT_RUN_RUNNING);
-			rc = run_rep(r, cv, c, i, &rep);
-			if (rc == -EINTR) {
-				/* An abandoned rep is not a result: it is not recorded. */
-				bt_hist_free(rep.hist);
-				free(rep.workers);
-				r->status = -EINTR;
-				break;
+	if (run_begin(r, &rl) == 0) {
+		for (int c = 0; c < pl->ncells && r->status == 0; c++) {
+			bt_plan_cell(pl, c, cv);
+			run_cell(r, c, cv, rl.ctx.state);
+			pthread_mutex_lock(&r->lock);
+			bt_results_summarize_cell(&r->res, c);
+			pthread_mutex_unlock(&r->lock);
+			if (r->res.cells[c].done || r->res.cells[c].failed) {
+				if (r->recording)
+					bt_recw_cell(&r->rec, &r->res.cells[c]);
 			}
 			pthread_mutex_lock(&r->snap_lock);
-			if (r->rep_time_cell != c) {
-				r->rep_time_cell = c;
-				r->rep_time_sum = 0;
-				r->reps_timed = 0;
-			}
-			r->rep_time_sum += (double)(bt_now_ns() - t0) / 1e9;
-			r->reps_timed++;
+			r->snap.cells_done = bt_results_cells_done(&r->res);
 			pthread_mutex_unlock(&r->snap_lock);
-			if (r->recording)
-				bt_recw_rep(&r->rec, &rep);
-			if (!rep.ok) {
-				pthread_mutex_lock(&r->lock);
-				snprintf(r->res.error, sizeof(r->res.error), "%s, rep %d: %s",
-					 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1",
-					 i + 1, rep.verify);
-				pthread_mutex_unlock(&r->lock);
-				r->status = -EIO;
-			}
-			pthread_mutex_lock(&r->lock);
-			bt_results_add_rep(&r->res, &rep);
-			pthread_mutex_unlock(&r->lock);
-			if (r->status != 0)
-				break;
 		}
-		pthread_mutex_lock(&r->lock);
-		bt_results_summarize_cell(&r->res, c);
-		pthread_mutex_unlock(&r->lock);
-		if (r->res.cells[c].done || r->res.cells[c].failed) {
-			if (r->recording)
-				bt_recw_cell(&r->rec, &r->res.cells[c]);
-		}
-		pthread_mutex_lock(&r->snap_lock);
-		r->snap.cells_done = bt_results_cells_done(&r->res);
-		pthread_mutex_unlock(&r->snap_lock);
 	}
+	run_end(r, &rl);
+	if (r->status == 0 && atomic_load(&r->cancel) && r->snap.cells_done < pl->ncells)
+		r->status = -EINTR;
 
 	if (r->status == -EINTR)
 		status = "interrupted";

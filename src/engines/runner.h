@@ -17,7 +17,7 @@
 #include "core/results.h"
 #include "engines/workload.h"
 
-/* The parameters common to every workload (reps, warmup, duration, ops, pin, lat, lat_every, sample, rows). */
+/* The parameters common to every workload (reps, warmup, duration, ops, pin, lat, lat_every, sample, rows, as). */
 extern const struct bt_param bt_common_params[];
 extern const size_t bt_common_nparams;
 

@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const bt_lock_names[] = { "mutex", "adaptive", "spin", "ticket", "none", NULL };
+const char *const bt_lock_names[] = { BT_LOCK_CHOICES, "none", NULL };
+_Static_assert(BT_LOCK_MUTEX == 0 && BT_LOCK_ADAPTIVE == 1 && BT_LOCK_SPIN == 2 &&
+	       BT_LOCK_TICKET == 3 && BT_LOCK_NONE == 4, "BT_LOCK_CHOICES is in enum order");
 const char *const bt_notify_names[] = { "signal", "broadcast", NULL };
 const char *const bt_wait_names[] = { "atomic", "separate", NULL };
 
@@ -70,6 +72,11 @@ static uint64_t mono_ns(void)
 
 int bt_lock_init(struct bt_lock *l, enum bt_lock_kind kind)
 {
+	return bt_lock_init_pshared(l, kind, 0);
+}
+
+int bt_lock_init_pshared(struct bt_lock *l, enum bt_lock_kind kind, int pshared)
+{
 	pthread_mutexattr_t a;
 	int rc;
 
@@ -84,6 +91,8 @@ int bt_lock_init(struct bt_lock *l, enum bt_lock_kind kind)
 		return -rc;
 	rc = pthread_mutexattr_settype(&a, kind == BT_LOCK_ADAPTIVE ? PTHREAD_MUTEX_ADAPTIVE_NP
 								    : PTHREAD_MUTEX_NORMAL);
+	if (rc == 0 && pshared)
+		rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
 	if (rc == 0)
 		rc = pthread_mutex_init(&l->mutex, &a);
 	pthread_mutexattr_destroy(&a);

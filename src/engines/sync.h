@@ -37,8 +37,16 @@ enum bt_lock_kind { BT_LOCK_MUTEX, BT_LOCK_ADAPTIVE, BT_LOCK_SPIN, BT_LOCK_TICKE
 enum bt_notify_kind { BT_NOTIFY_SIGNAL, BT_NOTIFY_BROADCAST };
 enum bt_wait_kind { BT_WAIT_ATOMIC, BT_WAIT_SEPARATE };
 
+/*
+ * The names of the real lock kinds, in enum order (BT_LOCK_MUTEX ..
+ * BT_LOCK_TICKET), written once here: a parameter table that offers its own
+ * list builds it from this, e.g. { BT_LOCK_CHOICES, "atomic", NULL }, so a
+ * choice index up to BT_LOCK_TICKET is the enum bt_lock_kind.
+ */
+#define BT_LOCK_CHOICES "mutex", "adaptive", "spin", "ticket"
+
 /* NULL-terminated choice lists in enum order, for parameter tables. */
-extern const char *const bt_lock_names[];	/* mutex adaptive spin ticket none */
+extern const char *const bt_lock_names[];	/* BT_LOCK_CHOICES, then none */
 extern const char *const bt_notify_names[];	/* signal broadcast */
 extern const char *const bt_wait_names[];	/* atomic separate */
 
@@ -66,6 +74,13 @@ struct bt_cond {
 };
 
 int bt_lock_init(struct bt_lock *l, enum bt_lock_kind kind);
+/*
+ * A lock that workers in different processes share (as=processes): l must
+ * live in memory they all map (bt_job_shared_alloc). Mutexes are made
+ * PTHREAD_PROCESS_SHARED (adaptive keeps its spin-then-block type); spin and
+ * ticket are plain atomics in that memory and need nothing more.
+ */
+int bt_lock_init_pshared(struct bt_lock *l, enum bt_lock_kind kind, int pshared);
 void bt_lock_destroy(struct bt_lock *l);
 void bt_lock_acquire(struct bt_lock *l);
 void bt_lock_release(struct bt_lock *l);

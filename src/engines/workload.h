@@ -41,10 +41,55 @@ struct bt_metric {
 	const char *help;	/* one line */
 };
 
-/* One rep of one cell, as a workload sees it. */
+/*
+ * Resources at three levels. A workload may hold resources for the whole run
+ * (a spawned server, generated data, a scratch directory), for one cell, and
+ * for one rep (setup/teardown). The runner calls
+ *
+ *   run_setup                               once, before the first cell
+ *     cell_setup                            per cell, before its first rep
+ *       setup / worker... / verify / teardown   per rep (warmups included)
+ *     cell_teardown                         after the cell's last rep
+ *   run_teardown                            once, after the last cell
+ *
+ * and every teardown whose setup succeeded runs, in reverse order, whether
+ * the run completes, fails (a rep, a cell or the run's own setup), or is
+ * cancelled (Ctrl-C, SIGTERM, SIGHUP all become bt_run_cancel in the faces).
+ * A failing setup releases what it took itself before it returns.
+ *
+ * What the run level sees: every cell's values (struct bt_run_ctx), because
+ * a run resource often depends on a swept value (backend=memcached,redis
+ * needs one memcached and one redis for the whole run, not one per cell):
+ * run_setup starts what the union of the cells needs, or leaves it to the
+ * cell level to start lazily and keep in the run's state. The cell and rep
+ * levels see the run's state as job->run_state, the rep level the cell's as
+ * job->cell_state. All hooks run on the runner's controller thread.
+ */
+struct bt_run_ctx {
+	int ncells;
+	/* cells[c][i]: cell c's value of workload parameter i (table order) */
+	const struct bt_value *const *const *cells;
+	void *state;		/* run_setup's, freed by run_teardown */
+};
+
+struct bt_job_shm;
+
+/*
+ * One rep of one cell, as a workload sees it (for cell_setup/cell_teardown:
+ * the cell, with params, run_state and cell_state only).
+ */
 struct bt_job {
 	const struct bt_value *const *params;	/* [wl->nparams]: this cell's values, table order */
-	int nworkers;		/* setup sets it: how many worker threads to start */
+	void *run_state;	/* struct bt_run_ctx.state */
+	void *cell_state;	/* cell_setup's, freed by cell_teardown */
+	/*
+	 * 1 when the workers run in processes of their own (as=processes):
+	 * whatever they write must come from bt_job_shared_alloc, and locks
+	 * they share must be process-shared (sync.h bt_lock_init_pshared).
+	 */
+	int pshared;
+	struct bt_job_shm *shm;	/* bt_job_shared_alloc's list; the runner frees it */
+	int nworkers;		/* setup sets it: how many workers to start */
 	uint64_t ops;		/* stop rule: total ops (0 = none); the engine splits it */
 	uint64_t duration_ns;	/* stop rule: duration (0 = none) */
 	int lat_on;		/* latency recording on */
@@ -72,6 +117,10 @@ struct bt_job {
 	uint64_t metric[BT_METRICS_MAX];
 };
 
+/* Engine bits for struct bt_workload.engines (engine.h enum bt_engine_kind). */
+#define BT_ENGINES_THREADS (1u << 0)
+#define BT_ENGINES_PROCESSES (1u << 1)
+
 struct bt_workload {
 	const char *name;	/* "pipeline" */
 	const char *group;	/* "threads", "crypto", "kv", "files", "events", "harness" */
@@ -98,6 +147,18 @@ struct bt_workload {
 	const char *(*unavailable)(void);
 	/* Cross-parameter validation, for every cell before anything starts. May be NULL. */
 	int (*check)(const struct bt_value *const *params, struct bt_err *err);
+	/*
+	 * The engines it can run on (BT_ENGINES_*), picked by as=; 0 means
+	 * threads only. A workload that allows processes keeps everything its
+	 * workers write in bt_job_shared_alloc memory.
+	 */
+	unsigned engines;
+	/* Run level (see struct bt_run_ctx). Each may be NULL. */
+	int (*run_setup)(struct bt_run_ctx *run, struct bt_err *err);
+	void (*run_teardown)(struct bt_run_ctx *run);
+	/* Cell level: job has params and run_state; set job->cell_state. Each may be NULL. */
+	int (*cell_setup)(struct bt_job *cell, struct bt_err *err);
+	void (*cell_teardown)(struct bt_job *cell);
 	/* Allocate and prepare one rep; set job->nworkers and job->state. */
 	int (*setup)(struct bt_job *job, struct bt_err *err);
 	/* The per-thread loop: runs until bt_worker_stopping() (or its fixed work is done). */
@@ -113,6 +174,14 @@ static inline const struct bt_value *bt_job_param(const struct bt_job *job, int 
 {
 	return job->params[i];
 }
+
+/*
+ * Zeroed memory that every worker of the job sees and may write, whatever
+ * the engine (a MAP_SHARED mapping), valid until the runner frees it after
+ * teardown (engine.h bt_job_shared_free_all). NULL when out of memory. For
+ * setup, on the controller thread.
+ */
+void *bt_job_shared_alloc(struct bt_job *job, size_t size);
 
 /* Set rep-level metric m (from setup or verify, on the controller thread). */
 static inline void bt_job_metric(struct bt_job *job, int m, uint64_t v)

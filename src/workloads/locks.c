@@ -7,11 +7,14 @@
  *
  * verify checks that every counter equals the number of ops exactly: a lock
  * that lets two updates interleave loses one, and shows up here.
+ *
+ * It runs as threads or as processes (as=): the state lives in
+ * bt_job_shared_alloc memory either way, and the lock is process-shared
+ * when the workers are processes.
  */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "engines/sync.h"
 #include "engines/workload.h"
@@ -20,8 +23,9 @@ enum { P_THREADS, P_LOCK, P_CS, P_OUTSIDE, P_SHARED, P_COUNT };
 
 /* The lock parameter's choices; 0..3 are enum bt_lock_kind's first four. */
 enum { L_MUTEX, L_ADAPTIVE, L_SPIN, L_TICKET, L_ATOMIC, L_NONE };
-static const char *const lock_choices[] = { "mutex", "adaptive", "spin", "ticket", "atomic",
-					    "none", NULL };
+static const char *const lock_choices[] = { BT_LOCK_CHOICES, "atomic", "none", NULL };
+_Static_assert((int)L_MUTEX == (int)BT_LOCK_MUTEX && (int)L_TICKET == (int)BT_LOCK_TICKET,
+	       "BT_LOCK_CHOICES first");
 
 #define MAX_SHARED 64
 
@@ -53,7 +57,7 @@ struct locks_state {
 	_Alignas(64) _Atomic uint64_t counter[MAX_SHARED];
 	_Alignas(64) _Atomic uint64_t mix;	/* the critical section's extra work */
 	int nworkers;
-	uint64_t *ops;			/* [nworkers]: each worker's ops, written at its end */
+	uint64_t *ops;			/* [nworkers] after the struct: each worker's ops, at its end */
 };
 
 static int locks_check(const struct bt_value *const *p, struct bt_err *err)
@@ -72,43 +76,36 @@ static void locks_teardown(struct bt_job *job)
 		return;
 	if (s->mode != L_ATOMIC)
 		bt_lock_destroy(&s->lock);
-	free(s->ops);
-	free(s);
-	job->state = NULL;
+	job->state = NULL;		/* the memory is the runner's to free */
 }
 
 static int locks_setup(struct bt_job *job, struct bt_err *err)
 {
 	struct locks_state *s;
-	int rc;
+	int rc, n;
 
 	rc = locks_check(job->params, err);
 	if (rc < 0)
 		return rc;
-	s = aligned_alloc(64, sizeof(*s));
+	n = (int)bt_job_param(job, P_THREADS)->i;
+	s = bt_job_shared_alloc(job, sizeof(*s) + sizeof(*s->ops) * (size_t)n);
 	if (s == NULL)
 		return bt_err_set(err, -ENOMEM, "out of memory");
 	s->mode = (int)bt_job_param(job, P_LOCK)->i;
 	s->nshared = (int)bt_job_param(job, P_SHARED)->i;
 	s->cs = (uint64_t)bt_job_param(job, P_CS)->i;
 	s->outside = (uint64_t)bt_job_param(job, P_OUTSIDE)->i;
-	s->nworkers = (int)bt_job_param(job, P_THREADS)->i;
+	s->nworkers = n;
 	for (int i = 0; i < MAX_SHARED; i++)
 		atomic_init(&s->counter[i], 0);
 	atomic_init(&s->mix, 1);
-	s->ops = calloc((size_t)s->nworkers, sizeof(*s->ops));
-	if (s->ops == NULL) {
-		free(s);
-		return bt_err_set(err, -ENOMEM, "out of memory");
-	}
+	s->ops = (uint64_t *)(s + 1);
 	if (s->mode != L_ATOMIC) {
-		rc = bt_lock_init(&s->lock, s->mode == L_NONE ? BT_LOCK_NONE
-							      : (enum bt_lock_kind)s->mode);
-		if (rc < 0) {
-			free(s->ops);
-			free(s);
+		rc = bt_lock_init_pshared(&s->lock, s->mode == L_NONE ? BT_LOCK_NONE
+								      : (enum bt_lock_kind)s->mode,
+					  job->pshared);
+		if (rc < 0)
 			return bt_err_set(err, rc, "cannot create the lock");
-		}
 	}
 	job->state = s;
 	job->nworkers = s->nworkers;
@@ -198,6 +195,7 @@ const struct bt_workload bt_wl_locks = {
 	.params = params,
 	.nparams = sizeof(params) / sizeof(params[0]),
 	.stop_default = "duration=1s",
+	.engines = BT_ENGINES_THREADS | BT_ENGINES_PROCESSES,
 	.check = locks_check,
 	.setup = locks_setup,
 	.worker = locks_worker,

@@ -47,8 +47,8 @@ enum {
 
 enum { Q_LOCKED, Q_LOCKFREE };
 static const char *const queue_choices[] = { "locked", "lockfree", NULL };
-/* bt_lock_names without none: a pipeline needs a real lock. */
-static const char *const lock_choices[] = { "mutex", "adaptive", "spin", "ticket", NULL };
+/* The real lock kinds (no none: a pipeline needs a real lock); index = enum bt_lock_kind. */
+static const char *const lock_choices[] = { BT_LOCK_CHOICES, NULL };
 
 #define MEM_LIMIT (1ull << 30)		/* messages + bookkeeping made by setup */
 #define GUARD_NS 50000000u		/* atomic-model waits re-check stop this often */
