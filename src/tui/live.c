@@ -519,7 +519,7 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	struct bt_series *ser;
 	struct bt_chart_model m = { 0 };
 	struct bt_rect in;
-	char title[160], unit[48], rate[32];
+	char title[160], unit[48], rate[32], running[80];
 
 	bt_app_clear(w, r);
 	snprintf(unit, sizeof(unit), "%s/s", l->unit);
@@ -542,6 +542,11 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		ser[c].role = (enum bt_role)(ROLE_SERIES0 + c % 8);
 		ser[c].highlight = c == l->snap.cell;
 		ser[c].label = l->labels[c];
+		if (ser[c].highlight && l->snap.state != BT_RUN_DONE) {
+			/* The running cell says so in the legend, in words that need no colour. */
+			snprintf(running, sizeof(running), "%s %s", a->utf8 ? "\u25b6" : ">", l->labels[c]);
+			ser[c].label = running;
+		}
 	}
 	m.yunit = unit;
 	m.xunit = "s";
