@@ -51,6 +51,10 @@ fi
 [ $rc -eq 2 ] && grep -q -- "--refresh 5: must be 20..10000" "$T/err" && ok "--refresh checked" ||
 	bad "--refresh checked" "rc=$rc $(cat "$T/err")"
 
+"$BT" --help >"$T/out" 2>&1
+grep -q "^the workbench" "$T/out" && grep -q -- "--refresh MS" "$T/out" && grep -q "benchtop replay RECORDING" "$T/out" &&
+	grep -q "benchtop/settings" "$T/out" && ok "--help describes the workbench" || bad "--help describes the workbench" "$(cat "$T/out")"
+
 # --- the whole path at 120x40, UTF-8, 256 colours -----------------------------
 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 check "opens on the workbench with pipeline" "Parameters: pipeline"
