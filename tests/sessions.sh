@@ -39,10 +39,10 @@ P=$(newest)
 [ "$(count)" -eq 2 ] && ok "two sessions recorded" || bad "two sessions recorded" "$(ls "$S")"
 
 out=$("$BT" sessions)
-head -1 <<<"$out" | grep -Eq '^TIME +WORKLOAD +AXES +CELLS +STATUS +HOST +FILE$' && ok "sessions: header" || bad "sessions: header" "$out"
+head -1 <<<"$out" | grep -Eq '^TIME +WORKLOAD +PLAN +CELLS +STATUS +HOST +FILE$' && ok "sessions: header" || bad "sessions: header" "$out"
 [ "$(wc -l <<<"$out")" -eq 3 ] && ok "sessions: one line each" || bad "sessions: one line each" "$out"
-grep -Eq "^[0-9T:Z-]+ +null +threads=1,2 +2/2 +complete +[^ ]+ +$(basename "$A")$" <<<"$out" &&
-	ok "sessions: null line (time, workload, axes, cells, status, host, file)" || bad "sessions: null line" "$out"
+grep -Eq "^[0-9T:Z-]+ +null +threads=1,2 work=0 +2/2 +complete +[^ ]+ +$(basename "$A")$" <<<"$out" &&
+	ok "sessions: null line (time, workload, plan, cells, status, host, file)" || bad "sessions: null line" "$out"
 grep -q "pipeline .*$(basename "$P")" <<<"$out" && ok "sessions: pipeline line" || bad "sessions: pipeline line" "$out"
 out=$("$BT" sessions --workload pipeline)
 [ "$(wc -l <<<"$out")" -eq 2 ] && grep -q pipeline <<<"$out" && ! grep -q ' null ' <<<"$out" &&
@@ -53,7 +53,7 @@ d = json.load(open(sys.argv[1]))
 assert len(d) == 2, d
 n = [s for s in d if s["path"] == sys.argv[2]][0]
 assert n["workload"] == "null" and n["cells"] == 2 and n["cells_done"] == 2, n
-assert n["status"] == "complete" and n["readable"] is True and n["axes"] == "threads=1,2", n
+assert n["status"] == "complete" and n["readable"] is True and n["axes"] == "threads=1,2" and n["fixed"] == "work=0", n
 assert d[0]["start_unix_ns"] >= d[1]["start_unix_ns"]
 PY
 mkdir "$T/other"
@@ -224,7 +224,7 @@ grep -q 'unreadable .*empty.jsonl  (empty file, not a benchtop recording)$' "$T/
 	grep -q 'unreadable .*binary.jsonl  (binary file, not a benchtop recording)$' "$T/list.txt" &&
 	grep -q 'unreadable .*corrupt.jsonl  (line 3: not a JSON object (the file is damaged))$' "$T/list.txt" &&
 	grep -q 'unreadable .*future.jsonl  (line 1: recording version 3 is newer than this benchtop (1))$' "$T/list.txt" &&
-	grep -Eq ' null +threads=1,2 +1/2 +interrupted .*half.jsonl$' "$T/list.txt" &&
+	grep -Eq ' null +threads=1,2 work=0 +1/2 +interrupted .*half.jsonl$' "$T/list.txt" &&
 	ok "sessions: bad files listed as unreadable with the reason, the cut one as interrupted" || bad "sessions: bad files" "$(cat "$T/list.txt")"
 "$BT" sessions --format json | python3 -c '
 import json, sys

@@ -21,6 +21,7 @@
 
 #include "bt_config.h"
 #include "core/hist.h"
+#include "tui/app.h"
 #include "tui/theme.h"
 #include "tui/widgets.h"
 
@@ -382,6 +383,83 @@ static void test_chart_highlight(void **state)
 	delwin(p);
 	sample_free(&sm);
 	bt_theme_apply(&t, 0);
+}
+
+/* A legend that cannot hold every series counts the rest: "+N more". */
+static void test_chart_legend_more(void **state)
+{
+	struct sample sm;
+	struct bt_series ser[14];
+	char labels[14][32];
+	WINDOW *p = pad_new(12, 80);
+	wchar_t buf[96], *more;
+	int shown = 0, n = 0;
+
+	(void)state;
+	sample_init(&sm);
+	for (int i = 0; i < 14; i++) {
+		snprintf(labels[i], sizeof(labels[i]), "threads=%d notify=x", i + 1);
+		ser[i] = (struct bt_series){ sm.x, sm.y, 40, ROLE_SERIES0, i == 3, labels[i] };
+	}
+	sm.m.series = ser;
+	sm.m.nseries = 14;
+	bt_chart_draw(p, (struct bt_rect){ 0, 0, 12, 80 }, &sm.m, 1);
+	row(p, 0, 0, 80, buf);
+	more = wcsstr(buf, L"+");
+	assert_non_null(more);
+	assert_int_equal(swscanf(more, L"+%d more", &n), 1);
+	for (wchar_t *w = buf; (w = wcsstr(w, L"threads=")) != NULL; w++)
+		shown++;
+	assert_true(shown >= 1);
+	assert_int_equal(shown + n, 14);		/* every series is either shown or counted */
+	assert_true(wcsstr(buf, L"threads=4 ") < more);	/* the highlighted one first */
+	delwin(p);
+	sample_free(&sm);
+}
+
+/* Progress within a rep: from the duration, the ops quota, or the announced fixed work. */
+static void test_rep_progress(void **state)
+{
+	struct bt_snapshot s;
+	double frac, eta;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.state = BT_RUN_RUNNING;
+	s.ncells = 2;
+	s.reps_per_cell = 2;
+	s.eta_s = -1;
+	s.rep_duration_s = 2;
+	s.rep_elapsed_s = 0.5;
+	assert_true(fabs(bt_live_rep_frac(&s) - 0.25) < 1e-9);
+	bt_live_progress(&s, &frac, &eta);
+	assert_true(fabs(frac - 0.25 / 4) < 1e-9);
+	assert_true(fabs(eta - (1.5 + 3 * 2)) < 1e-9);	/* first rep: its own pace */
+	s.rep_duration_s = 0;
+	s.rep_ops_quota = 1000;
+	s.sample_seq = 1;
+	s.last.ops = 600;
+	assert_true(fabs(bt_live_rep_frac(&s) - 0.6) < 1e-9);
+	s.last.rep = 1;				/* a sample of another rep says nothing */
+	assert_true(bt_live_rep_frac(&s) == 0);
+	s.last.rep = 0;
+	s.rep_ops_quota = 0;
+	s.rep_total_ops = 300;
+	assert_true(bt_live_rep_frac(&s) == 1);	/* clamped */
+	s.rep_total_ops = 0;
+	assert_true(bt_live_rep_frac(&s) == 0);	/* nothing says */
+	s.cell = 1;
+	s.rep = 1;
+	s.rep_total_ops = 1200;
+	s.last.cell = 1;
+	s.last.rep = 1;
+	s.eta_s = 4;					/* the runner: 1 rep left at 4 s */
+	bt_live_progress(&s, &frac, &eta);
+	assert_true(fabs(frac - 3.5 / 4) < 1e-9);
+	assert_true(fabs(eta - 2) < 1e-9);
+	s.state = BT_RUN_DONE;
+	bt_live_progress(&s, &frac, &eta);
+	assert_true(frac == 1 && eta == 0);
 }
 
 /* The scaling chart: log2 x labels at powers of two, the ideal line dashed under the data. */
@@ -948,6 +1026,8 @@ int main(void)
 		cmocka_unit_test(test_nice_ceiling),
 		cmocka_unit_test(test_chart_axis),
 		cmocka_unit_test(test_chart_highlight),
+		cmocka_unit_test(test_chart_legend_more),
+		cmocka_unit_test(test_rep_progress),
 		cmocka_unit_test(test_chart_scaling),
 		cmocka_unit_test(test_histo_markers),
 		cmocka_unit_test(test_histo_empty_and_short),

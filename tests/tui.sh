@@ -16,10 +16,18 @@ start() {
 	local w=$1 h=$2; shift 2
 	next_server
 	rm -rf "$T/state"
+	# Not the first launch (that has its own scenario): the defaults, nothing remembered.
+	case "${FIRST:-}" in
+	"") mkdir -p "$T/config/benchtop"; : >"$T/config/benchtop/settings" ;;
+	1) rm -f "$T/config/benchtop/settings" ;;
+	esac
 	tmux -L "$SOCK" -f /dev/null new-session -d -s bt -x "$w" -y "$h" \
 		"env XDG_STATE_HOME=$T/state XDG_CONFIG_HOME=$T/config $* sh -c 'trap : INT; cd $T; \"$BT\" ${OPTS:-}; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
 	tmux -L "$SOCK" set-option -g -t bt window-size manual >/dev/null 2>&1
 }
+
+# start_keep W H ENV...: as start, keeping the settings file as it is.
+start_keep() { FIRST=keep start "$@"; }
 
 # pipeline threads=1,2,4 units=U reps=2 warmup=0, typed into the form as a person would.
 configure() {
@@ -42,6 +50,10 @@ fi
 "$BT" --refresh 5 </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- "--refresh 5: must be 20..10000" "$T/err" && ok "--refresh checked" ||
 	bad "--refresh checked" "rc=$rc $(cat "$T/err")"
+
+"$BT" --help >"$T/out" 2>&1
+grep -q "^the workbench" "$T/out" && grep -q -- "--refresh MS" "$T/out" && grep -q "benchtop replay RECORDING" "$T/out" &&
+	grep -q "benchtop/settings" "$T/out" && ok "--help describes the workbench" || bad "--help describes the workbench" "$(cat "$T/out")"
 
 # --- the whole path at 120x40, UTF-8, 256 colours -----------------------------
 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -243,6 +255,60 @@ if screen | grep -q "ideal"; then bad "units sweep: no ideal line" "$(screen)"
 else ok "units sweep: no ideal line"; fi
 keys q
 check "units sweep quits" "EXITED=0"
+
+# --- fixed values: a single-cell plan says what it ran ---------------------
+OPTS="null threads=64 duration=300ms reps=1 warmup=0" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "threads=64: workbench" "Parameters: null"
+keys r
+check "threads=64: live header names it" "Running null threads=64 work=0" 20
+check "threads=64: results" "Results: null, complete" 30
+check "threads=64: results say fixed values" "fixed: threads=64 work=0"
+check "threads=64: cell named by its values" "Cell 1/1: threads=64 work=0"
+rec=$(recording)
+"$BT" show "$rec" 2>/dev/null | grep -q "^fixed: threads=64 work=0$" && ok "threads=64: show says it" ||
+	bad "threads=64: show says it" "$("$BT" show "$rec" 2>&1)"
+XDG_STATE_HOME=$T/state "$BT" sessions 2>/dev/null | grep -Eq " null +threads=64 work=0 +1/1 +complete" &&
+	ok "threads=64: sessions list says it" || bad "threads=64: sessions list" "$(XDG_STATE_HOME=$T/state "$BT" sessions 2>&1)"
+keys o
+check "threads=64: sessions screen says it" "null +threads=64 work=0 +1/1"
+keys q
+check "threads=64 quits" "EXITED=0"
+
+# --- progress moves within a rep (duration stop rule) ------------------------
+OPTS="null threads=1 duration=3s reps=1 warmup=0" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "progress: workbench" "Parameters: null"
+keys r
+check "progress: the bar moves within the first rep" " [1-9][0-9]%  cell 1/1 rep 1/1 .* ETA [0-9]+s" 20
+if screen | grep -q "ETA ?"; then bad "progress: an ETA during the first rep" "$(screen)"; else ok "progress: an ETA during the first rep"; fi
+check "progress: results" "Results: null, complete" 30
+keys q
+check "progress quits" "EXITED=0"
+
+# --- the first launch: the classic experiment, and settings that persist -------
+FIRST=1 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "first launch: welcome" "Welcome: the form holds the classic experiment"
+check "first launch: threads 1-64" "threads +\[x\]1 \[x\]2 \[x\]4 \[x\]8 \[x\]16 \[x\]32 \[x\]64"
+check "first launch: signal vs broadcast" "notify +signal,broadcast"
+check "first launch: 14 cells" "14 cells x \(0 warmup \+ 3 reps\) = 42"
+keys t
+check "first launch: theme changed" "theme high-contrast"
+keys q
+check "first launch quits" "EXITED=0"
+grep -qx "theme = high-contrast" "$T/config/benchtop/settings" &&
+	grep -qx "form.pipeline = reps=3 warmup=0 threads=1,2,4,8,16,32,64 notify=signal,broadcast" "$T/config/benchtop/settings" &&
+	ok "settings written on quit" || bad "settings written on quit" "$(cat "$T/config/benchtop/settings")"
+printf 'theme = default\nform.null = threads=3 work=7\n' >>"$T/config/benchtop/settings"
+OPTS="null" start_keep 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "settings survive a restart: the form" " work +7"
+check "settings survive a restart: the theme" "theme default"
+keys q
+check "settings restart quits" "EXITED=0"
+printf 'theme = default\nthis line is broken\n' >"$T/config/benchtop/settings"
+start_keep 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "broken settings: file and line, ignored" "settings ignored: .*settings:2: expected key = value"
+check "broken settings: defaults used" "threads +\[ \]1 \[ \]2 \[x\]4"
+keys q
+check "broken settings quits" "EXITED=0"
 
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

@@ -1,6 +1,7 @@
 /*
  * cmd_sessions.c - `benchtop sessions`: the recorded sessions, newest first:
- * time, workload, axes, cells done / total, status, host, file. Files that
+ * time, workload, plan (axes, then fixed values), cells done / total, status,
+ * host, file. Files that
  * are not readable recordings are listed as "unreadable: <why>", never
  * fatal. The summaries come from report/sessions.h (cheap: no file is read
  * whole unless it is small).
@@ -101,7 +102,7 @@ static int col_width(const struct bt_session_info *list, int n, int col, const c
 
 		switch (col) {
 		case 0: snprintf(buf, sizeof(buf), "%s", s->readable ? s->workload : "-"); break;
-		case 1: snprintf(buf, sizeof(buf), "%s", s->readable && s->axes[0] ? s->axes : "-"); break;
+		case 1: bt_sessions_plan_text(s, buf, sizeof(buf)); break;
 		case 2: cells_text(s, buf, sizeof(buf)); break;
 		case 3: snprintf(buf, sizeof(buf), "%s", s->readable ? s->status : "unreadable"); break;
 		default: snprintf(buf, sizeof(buf), "%s", s->readable && s->host[0] ? s->host : "-"); break;
@@ -116,7 +117,7 @@ static int col_width(const struct bt_session_info *list, int n, int col, const c
 static void print_text(const struct bt_session_info *list, int n, const char *dir,
 		       const char *workload)
 {
-	int ww = col_width(list, n, 0, "WORKLOAD"), wa = col_width(list, n, 1, "AXES");
+	int ww = col_width(list, n, 0, "WORKLOAD"), wa = col_width(list, n, 1, "PLAN");
 	int wc = col_width(list, n, 2, "CELLS"), wh = col_width(list, n, 4, "HOST");
 	int ws = col_width(list, n, 3, "STATUS");
 
@@ -125,13 +126,14 @@ static void print_text(const struct bt_session_info *list, int n, const char *di
 		       workload ? workload : "", dir);
 		return;
 	}
-	printf("%-20s  %-*s  %-*s  %*s  %-*s  %-*s  %s\n", "TIME", ww, "WORKLOAD", wa, "AXES", wc,
+	printf("%-20s  %-*s  %-*s  %*s  %-*s  %-*s  %s\n", "TIME", ww, "WORKLOAD", wa, "PLAN", wc,
 	       "CELLS", ws, "STATUS", wh, "HOST", "FILE");
 	for (int i = 0; i < n; i++) {
 		const struct bt_session_info *s = &list[i];
-		char when[32], cells[32], status[BT_ERR_MAX + 32];
+		char when[32], cells[32], status[BT_ERR_MAX + 32], plan[520];
 
 		bt_format_utc(s->start_unix_ns, when, sizeof(when));
+		bt_sessions_plan_text(s, plan, sizeof(plan));
 		cells_text(s, cells, sizeof(cells));
 		status_text(s, status, sizeof(status));
 		if (!s->readable) {
@@ -141,7 +143,7 @@ static void print_text(const struct bt_session_info *list, int n, const char *di
 			continue;
 		}
 		printf("%-20s  %-*s  %-*s  %*s  %-*s  %-*s  %s\n", when, ww, s->workload, wa,
-		       s->axes[0] ? s->axes : "-", wc, cells, ws, status, wh,
+		       plan, wc, cells, ws, status, wh,
 		       s->host[0] ? s->host : "-", s->name);
 	}
 }
@@ -179,11 +181,11 @@ static int print_json(const struct bt_session_info *list, int n)
 
 		bt_format_utc(s->start_unix_ns, when, sizeof(when));
 		status_text(s, status, sizeof(status));
-		o = json_pack("{s:o, s:o, s:s, s:I, s:o, s:o, s:o, s:i, s:o, s:i, s:o, s:o, s:b, s:o, s:I}",
+		o = json_pack("{s:o, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:i, s:o, s:i, s:o, s:o, s:b, s:o, s:I}",
 			      "path", jstr(s->path), "file", jstr(s->name), "time", when,
 			      "start_unix_ns", (json_int_t)s->start_unix_ns,
 			      "workload", jstr(s->workload), "host", jstr(s->host), "axes", jstr(s->axes),
-			      "cells", s->ncells,
+			      "fixed", jstr(s->fixed), "cells", s->ncells,
 			      "cells_done", s->cells_done >= 0 ? json_integer(s->cells_done) : json_null(),
 			      "cells_failed", s->cells_failed, "status", jstr(s->readable ? s->status : status),
 			      "error", jstr(s->error), "readable", s->readable, "version", jstr(s->version),

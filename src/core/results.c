@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core/param.h"
 #include "core/units.h"
 
@@ -443,4 +445,93 @@ int bt_results_axis_numeric(const struct bt_results *res, int a)
 		distinct |= strcmp(res->cells[c].values[a], res->cells[0].values[a]) != 0;
 	}
 	return distinct;
+}
+
+/* The common parameters that say how a cell was measured, not what ran. */
+static const char *const run_controls[] = {
+	"reps", "warmup", "duration", "ops", "lat", "lat_every", "sample", "rows", NULL,
+};
+
+static int is_run_control(const char *name, const json_t *v)
+{
+	for (int i = 0; run_controls[i]; i++)
+		if (strcmp(name, run_controls[i]) == 0)
+			return 1;
+	/* Their defaults change nothing; anything else is part of the experiment. */
+	if (json_is_string(v) && ((strcmp(name, "pin") == 0 && strcmp(json_string_value(v), "none") == 0) ||
+				  (strcmp(name, "as") == 0 && strcmp(json_string_value(v), "threads") == 0)))
+		return 1;
+	return 0;
+}
+
+char *bt_results_fixed_of(const struct json_t *plan, char *buf, size_t n)
+{
+	json_t *params = json_object_get((const json_t *)plan, "params");
+	json_t *axes = json_object_get((const json_t *)plan, "axes");
+	const char *name;
+	json_t *v;
+	size_t o = 0;
+
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (!json_is_object(params))
+		return buf;
+	json_object_foreach(params, name, v) {
+		char val[BT_RES_TEXT];
+		int swept = json_is_array(v), k;
+
+		for (size_t a = 0; !swept && json_is_array(axes) && a < json_array_size(axes); a++) {
+			const char *an = json_string_value(json_array_get(axes, a));
+
+			swept = an != NULL && strcmp(an, name) == 0;
+		}
+		if (swept || is_run_control(name, v))
+			continue;
+		if (json_is_integer(v))
+			snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(v));
+		else if (json_is_boolean(v))
+			snprintf(val, sizeof(val), "%s", json_is_true(v) ? "on" : "off");
+		else if (json_is_string(v))
+			snprintf(val, sizeof(val), "%s", json_string_value(v));
+		else if (json_is_real(v))
+			snprintf(val, sizeof(val), "%g", json_real_value(v));
+		else
+			continue;
+		if (strcmp(name, "") == 0 || val[0] == '\0')
+			continue;
+		k = snprintf(buf + o, n - o, "%s%s=%s", o ? " " : "", name, val);
+		if (k < 0 || (size_t)k >= n - o) {
+			buf[o] = '\0';	/* no half value: what fits, whole */
+			break;
+		}
+		o += (size_t)k;
+	}
+	return buf;
+}
+
+char *bt_results_fixed(const char *plan_json, char *buf, size_t n)
+{
+	json_t *plan = plan_json ? json_loads(plan_json, 0, NULL) : NULL;
+
+	if (n > 0)
+		buf[0] = '\0';
+	if (plan != NULL && n > 0)
+		bt_results_fixed_of(plan, buf, n);
+	json_decref(plan);
+	return buf;
+}
+
+char *bt_results_cell_name(const struct bt_results *res, int c, char *buf, size_t n)
+{
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (c >= 0 && c < res->ncells && res->cells[c].label[0])
+		snprintf(buf, n, "%s", res->cells[c].label);
+	else if (res->naxes == 0)
+		bt_results_fixed(res->plan_json, buf, n);
+	if (buf[0] == '\0')
+		snprintf(buf, n, "%s", res->workload[0] ? res->workload : "cell");
+	return buf;
 }

@@ -11,6 +11,7 @@
 #ifndef BT_CORE_RESULTS_H
 #define BT_CORE_RESULTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/err.h"
@@ -217,5 +218,25 @@ int bt_results_axis_value(const char *text, double *out);
  * number (bt_results_axis_value): a scaling chart and speedups apply.
  */
 int bt_results_axis_numeric(const struct bt_results *res, int a);
+
+/*
+ * The plan's fixed values: "threads=64 work=0" - every parameter of plan
+ * (the plan object of a recording, or plan_json's text) that has one value
+ * and describes what ran rather than how it was measured. The run controls
+ * (reps, warmup, duration, ops, lat, lat_every, sample, rows) are left out,
+ * and so are pin=none and as=threads, which change nothing; swept parameters
+ * are left out too (the cell labels name them). Values are in the plan's
+ * order, booleans as on/off. buf is "" when there is nothing or the plan
+ * cannot be read. Returns buf.
+ */
+struct json_t;
+char *bt_results_fixed_of(const struct json_t *plan, char *buf, size_t n);
+char *bt_results_fixed(const char *plan_json, char *buf, size_t n);
+
+/*
+ * What to call cell c: its label ("threads=4 lock=spin"); with no swept
+ * axes, the fixed values ("threads=64"); else the workload name.
+ */
+char *bt_results_cell_name(const struct bt_results *res, int c, char *buf, size_t n);
 
 #endif

@@ -148,6 +148,7 @@ struct bt_run {
 
 	pthread_mutex_t snap_lock;	/* never taken by workers */
 	struct bt_snapshot snap;
+	uint64_t rep_t0;		/* under snap_lock: when the running rep started */
 	/*
 	 * For the ETA: the mean rep time of the latest cell. A sweep usually
 	 * grows (more threads, bigger blocks), so the latest cell predicts the
@@ -217,6 +218,8 @@ static void live_reset(struct bt_run *r, int cell, int rep)
 static void set_snap(struct bt_run *r, int cell, int rep, enum bt_run_state st)
 {
 	pthread_mutex_lock(&r->snap_lock);
+	if (st == BT_RUN_RUNNING)
+		r->rep_t0 = 0;		/* until this rep's setup is done */
 	r->snap.cell = cell;
 	r->snap.rep = rep;
 	r->snap.state = st;
@@ -261,6 +264,10 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	pthread_mutex_lock(&r->snap_lock);
 	r->snap.counted_first = job.counted_n > 0 ? job.counted_first : 0;
 	r->snap.counted_n = job.counted_n > 0 ? job.counted_n : job.nworkers;
+	r->snap.rep_total_ops = job.total_ops;
+	r->snap.rep_duration_s = (double)job.duration_ns / 1e9;
+	r->snap.rep_ops_quota = job.ops;
+	r->rep_t0 = bt_now_ns();
 	pthread_mutex_unlock(&r->snap_lock);
 	cpus = malloc(sizeof(*cpus) * (size_t)(job.nworkers > 0 ? job.nworkers : 1));
 	if (cpus == NULL || bt_pin_plan(&r->topo, cv[C_PIN]->text, job.nworkers, cpus, &err) < 0) {
@@ -664,6 +671,8 @@ void bt_run_snapshot(struct bt_run *r, struct bt_snapshot *s)
 		s->eta_s = 0;
 	else if (r->reps_timed > 0)
 		s->eta_s = r->rep_time_sum / r->reps_timed * (total - done);
+	if (r->rep_t0 != 0 && s->state == BT_RUN_RUNNING)
+		s->rep_elapsed_s = (double)(bt_now_ns() - r->rep_t0) / 1e9;
 	pthread_mutex_unlock(&r->snap_lock);
 	s->elapsed_s = (double)(bt_now_ns() - r->t_start) / 1e9;
 }

@@ -54,6 +54,15 @@ struct bt_snapshot {
 	int nworkers;			/* of the running rep */
 	int counted_first, counted_n;	/* the workers that count ops (bt_job); n = nworkers when all */
 	uint64_t worker_ops[BT_SNAP_WORKERS];	/* per-worker ops of the running rep */
+	/*
+	 * Progress within the running rep: how long it has run, and what ends
+	 * it: a duration, an ops quota, or the fixed work setup announced
+	 * (bt_job.total_ops); each 0 when not the case. last.ops is the rep's
+	 * ops so far when last.cell and last.rep are this rep's.
+	 */
+	double rep_elapsed_s;
+	double rep_duration_s;
+	uint64_t rep_ops_quota, rep_total_ops;
 };
 
 struct bt_run;

@@ -99,6 +99,12 @@ struct bt_job {
 	 * counted_first .. counted_first + counted_n - 1. 0 and 0 mean all.
 	 */
 	int counted_first, counted_n;
+	/*
+	 * Setup may say how many ops a rep of fixed work does in all (pipeline:
+	 * producers x units), so that a face shows progress within the rep;
+	 * 0: unknown (a duration or an ops quota says it then).
+	 */
+	uint64_t total_ops;
 	void *state;		/* setup's, freed by teardown */
 	/*
 	 * A workload that starts threads of its own inside its one worker (an

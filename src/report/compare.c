@@ -842,14 +842,15 @@ static int table(FILE *f, const struct bt_cmp *c, int md)
 	return metrics_table(f, c, md);
 }
 
-/* "null, 2026-11-30T01:02:03Z, host vm, complete (2/2 cells)" */
+/* "null threads=2 work=0, 2026-11-30T01:02:03Z, host vm, complete (2/2 cells)" */
 static void describe(const struct bt_results *res, char *buf, size_t n)
 {
-	char when[32];
+	char when[32], fixed[256];
 
 	bt_format_utc(res->start_unix_ns, when, sizeof(when));
-	snprintf(buf, n, "%s, %s, host %s, %s (%d/%d cells)", res->workload[0] ? res->workload : "?",
-		 when, res->machine.host[0] ? res->machine.host : "?", status_of(res),
+	bt_results_fixed(res->plan_json, fixed, sizeof(fixed));
+	snprintf(buf, n, "%s%s%s, %s, host %s, %s (%d/%d cells)",
+		 res->workload[0] ? res->workload : "?", fixed[0] ? " " : "", fixed, when, res->machine.host[0] ? res->machine.host : "?", status_of(res),
 		 bt_results_cells_done(res), res->ncells);
 }
 

@@ -574,6 +574,15 @@ static int any_hist(const struct bt_results *res)
 	return 0;
 }
 
+/* "fixed: threads=64 work=0": what every cell shares, which no label names. */
+static void write_fixed(FILE *f, const struct bt_results *res)
+{
+	char fixed[512];
+
+	if (bt_results_fixed(res->plan_json, fixed, sizeof(fixed))[0])
+		fprintf(f, "fixed: %s\n", fixed);
+}
+
 static void write_title(FILE *f, const struct bt_results *res, const struct layout *l)
 {
 	int reps = max_total_reps(res);
@@ -583,6 +592,7 @@ static void write_title(FILE *f, const struct bt_results *res, const struct layo
 		reps == 1 ? "" : "s",
 		l->ncols - l->nmcols == NCOLS ? "wall, user, sys times and csw (context switches) are medians"
 				  : "wall, user, sys and csw per cell below");
+	write_fixed(f, res);
 }
 
 static void write_status(FILE *f, const struct bt_results *res)
@@ -1013,6 +1023,11 @@ static int write_json(FILE *f, const struct bt_results *res)
 	rc = rc ? rc : jset(root, "error", json_string(res->error));
 	rc = rc ? rc : jset(root, "cells_done", json_integer(bt_results_cells_done(res)));
 	rc = rc ? rc : jset(root, "axes", json_incref(axes));
+	if (rc == 0) {
+		char fixed[512];
+
+		rc = jset(root, "fixed", json_string(bt_results_fixed(res->plan_json, fixed, sizeof(fixed))));
+	}
 	if (rc == 0 && res->nmetrics > 0)
 		rc = jset(root, "metrics", metric_decls_json(res));
 	rc = rc ? rc : jset(root, "cells", json_incref(cells));

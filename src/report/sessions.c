@@ -286,9 +286,29 @@ static int read_header(struct bt_session_info *info, const struct scan *s, int *
 		}
 	}
 	axes_summary(json_object_get(hdr, "axes"), cells, info->axes, sizeof(info->axes));
+	bt_results_fixed_of(json_object_get(hdr, "plan"), info->fixed, sizeof(info->fixed));
 out:
 	json_decref(hdr);
 	return ret;
+}
+
+char *bt_sessions_plan_text(const struct bt_session_info *s, char *buf, size_t n)
+{
+	if (!s->readable || (!s->axes[0] && !s->fixed[0]))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%s%s%s", s->axes, s->axes[0] && s->fixed[0] ? " " : "", s->fixed);
+	/* A listing is one line per session: a long plan ends in "..." at a value's end. */
+	if (strlen(buf) > BT_SESSIONS_PLAN_W && n > BT_SESSIONS_PLAN_W) {
+		char *sp = buf + BT_SESSIONS_PLAN_W - 3;
+
+		while (sp > buf && *sp != ' ')
+			sp--;
+		if (sp == buf)
+			sp = buf + BT_SESSIONS_PLAN_W - 3;
+		snprintf(sp, 5, "%s...", *sp == ' ' ? " " : "");
+	}
+	return buf;
 }
 
 /* The line's "type", when it starts the way the writer starts every line. */

@@ -36,6 +36,7 @@ struct bt_session_info {
 	char host[64];
 	char version[32];	/* benchtop that wrote it */
 	char axes[256];		/* "threads=1,2,4 notify=signal,broadcast"; "" with no axes */
+	char fixed[256];	/* the plan's fixed values (bt_results_fixed): "threads=64 work=0" */
 	int ncells;		/* cells in the plan */
 	int cells_done;		/* cells finished (a cell line with all reps); -1 unknown */
 	int cells_failed;	/* cells that ended failed */
@@ -59,6 +60,15 @@ int bt_sessions_probe(const char *path, struct bt_session_info *info);
  */
 int bt_sessions_list(const char *dir, const char *workload, struct bt_session_info **out,
 		     int *n, struct bt_err *err);
+
+/*
+ * The plan in key=value words, as a listing shows it: the axes with their
+ * values, then the fixed values ("threads=1,2 work=0"); "-" when neither.
+ * Longer than BT_SESSIONS_PLAN_W columns, it is cut after a whole value and
+ * ends in "..." (show prints the whole plan).
+ */
+#define BT_SESSIONS_PLAN_W 64
+char *bt_sessions_plan_text(const struct bt_session_info *s, char *buf, size_t n);
 
 /*
  * One CSV row per cell and rep (warmups included, in cell then rep order),

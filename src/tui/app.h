@@ -112,6 +112,7 @@ struct bt_live {
 	double max_x;			/* x of the latest point */
 	int warmup;			/* warmup reps per cell, from the plan */
 	char wl_name[64];		/* the workload, as the titles name it */
+	char fixed[256];		/* the plan's fixed values (bt_results_fixed): "threads=64" */
 	char unit[32];			/* what an op is ("items") */
 	double xmax_fixed;		/* the chart's x range when known ahead (replay); 0: follow the data */
 };
@@ -231,6 +232,14 @@ struct bt_app {
 	char res_path[4096];		/* the recording a->res came from, when not a->run's */
 	enum bt_screen res_back;	/* where Esc on the results screen goes */
 
+	/* settings (settings.c) */
+	char **set_form;		/* [bt_nworkloads] form.WORKLOAD words from the file; NULL each */
+	int set_first;			/* no settings file: the first launch */
+	char set_theme[64];		/* theme = ; "" */
+	char set_error[600];		/* the file was ignored: why (file:line) */
+	char plan_dir[4096];		/* the folder of the last plan saved or loaded; "" */
+	char export_dir[4096];		/* the folder of the last export; "" */
+
 	/* status line and prompt */
 	char status[512];
 	enum bt_role status_role;
@@ -308,6 +317,13 @@ void bt_live_reset(struct bt_live *l);
 /* Feed one sample (drawn at x seconds) or one finished rep; return the dirty bits. */
 unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x);
 unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r);
+/*
+ * How far the running rep is, 0..1, from its stop rule: elapsed / duration,
+ * ops / quota, or ops / the fixed work setup announced; 0 when none applies.
+ */
+double bt_live_rep_frac(const struct bt_snapshot *s);
+/* The sweep's progress 0..1 counting the running rep's part, and the ETA in s (< 0 unknown). */
+void bt_live_progress(const struct bt_snapshot *s, double *frac, double *eta);
 /* Recompose the shown histogram from the finished reps (and the rep in progress). */
 void bt_live_compose(struct bt_live *l);
 
@@ -362,6 +378,16 @@ void bt_resview_free(struct bt_app *a);
 int bt_resview_key(struct bt_app *a, int ch);
 void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
 void bt_resview_export(struct bt_app *a);
+
+/* --- settings.c ---------------------------------------------------------- */
+
+/* Read the settings file into a (a broken one: a->set_error, nothing kept; none: a->set_first). */
+void bt_settings_load(struct bt_app *a);
+/* Apply the remembered form of workload w (or the first launch's plan) to its new plan pl. */
+void bt_settings_form(struct bt_app *a, int w, struct bt_plan *pl);
+/* Write the settings file (replacing it whole); 0 or -errno with err set. */
+int bt_settings_save(const struct bt_app *a, struct bt_err *err);
+void bt_settings_free(struct bt_app *a);
 
 /* --- help.c -------------------------------------------------------------- */
 

@@ -335,9 +335,16 @@ static void draw_legend(WINDOW *win, struct bt_rect r, const struct bt_chart_mod
 		int ideal = order[k] < 0;
 		enum bt_role role = ideal ? ROLE_IDEAL : s->highlight ? ROLE_HIGHLIGHT : s->role;
 		int need = 2 + bt_text_width(label, utf8);
+		char more[32];
 
-		if (x + need > r.w)
+		/* What does not fit is counted, so that a long sweep does not look short. */
+		snprintf(more, sizeof(more), "+%d more", n - k - 1);
+		if (x + need + (k < n - 1 ? (int)strlen(more) : 0) > r.w) {
+			snprintf(more, sizeof(more), "+%d more", n - k);
+			if (x + (int)strlen(more) <= r.w)
+				bt_text_draw(win, r, 0, x, more, bt_role_attr(ROLE_DIM), utf8);
 			break;
+		}
 		bt_cell_draw(win, r, 0, x, ideal ? (utf8 ? 0x2504 : '.') : (utf8 ? 0x2501 : '*'),
 			     bt_role_attr(role));
 		x += 2;

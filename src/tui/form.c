@@ -97,6 +97,7 @@ struct bt_plan *bt_form_plan(struct bt_app *a)
 			return NULL;
 		}
 		a->plan_ok[a->wl_sel] = 1;
+		bt_settings_form(a, a->wl_sel, &a->plans[a->wl_sel]);
 	}
 	return &a->plans[a->wl_sel];
 }

@@ -97,14 +97,31 @@ void bt_live_reset(struct bt_live *l)
 	l->shown_cell = -1;
 }
 
+/* A cell no axis names (a plan without a sweep) is called by its fixed values. */
+static void live_label_default(struct bt_live *l, int c)
+{
+	if (l->labels[c][0] != '\0')
+		return;
+	if (l->ncells == 1 && l->fixed[0])
+		snprintf(l->labels[c], sizeof(l->labels[c]), "%.63s", l->fixed);
+	else
+		snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
+	if (strlen(l->fixed) > 63 && l->ncells == 1)
+		memcpy(l->labels[c] + 60, "...", 4);
+}
+
 static int live_init(struct bt_live *l, const struct bt_workload *wl, const struct bt_plan *pl)
 {
+	char *json;
+
 	if (live_alloc(l, pl->ncells, (int)pl->vals[bt_plan_index(pl, "warmup")][0].i) < 0)
 		return -ENOMEM;
+	json = bt_plan_to_json(pl);
+	bt_results_fixed(json, l->fixed, sizeof(l->fixed));
+	free(json);
 	for (int c = 0; c < pl->ncells; c++) {
 		bt_plan_cell_label(pl, c, l->labels[c], sizeof(l->labels[c]));
-		if (l->labels[c][0] == '\0')
-			snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
+		live_label_default(l, c);
 	}
 	snprintf(l->wl_name, sizeof(l->wl_name), "%s", wl->name);
 	snprintf(l->unit, sizeof(l->unit), "%s", wl->unit);
@@ -115,10 +132,10 @@ int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int wa
 {
 	if (live_alloc(l, res->ncells, warmup) < 0)
 		return -ENOMEM;
+	bt_results_fixed(res->plan_json, l->fixed, sizeof(l->fixed));
 	for (int c = 0; c < res->ncells; c++) {
 		snprintf(l->labels[c], sizeof(l->labels[c]), "%s", res->cells[c].label);
-		if (l->labels[c][0] == '\0')
-			snprintf(l->labels[c], sizeof(l->labels[c]), "cell %d", c + 1);
+		live_label_default(l, c);
 	}
 	snprintf(l->wl_name, sizeof(l->wl_name), "%s", res->workload);
 	snprintf(l->unit, sizeof(l->unit), "%s", res->unit[0] ? res->unit : "ops");
@@ -239,6 +256,26 @@ unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r)
 }
 
 /*
+ * A rep that ended before its first sample interval left no sample: its
+ * whole-rep rate is its point on the chart, so a sweep of short reps is
+ * still drawn.
+ */
+static unsigned rep_point(struct bt_live *l, const struct bt_rep *r)
+{
+	struct bt_sample s = { .cell = r->cell, .rep = r->rep, .t = r->wall_s, .dt = r->wall_s,
+			       .ops_s = r->ops_s, .ops = r->ops };
+
+	if (r->cell < 0 || r->cell >= l->ncells || (r->cell == l->prev_cell && r->rep == l->prev_rep) ||
+	    r->wall_s <= 0)
+		return 0;
+	l->offset += l->prev_t;
+	l->prev_t = r->wall_s;
+	l->prev_cell = r->cell;
+	l->prev_rep = r->rep;
+	return bt_live_add_sample(l, &s, l->offset + r->wall_s);
+}
+
+/*
  * Copy what is new in the results: samples become chart points on one time
  * axis (each rep continues where the previous one ended), finished reps of
  * the running cell are merged into the live histogram. Under the run's
@@ -252,9 +289,20 @@ static unsigned copy_new(struct bt_app *a)
 
 	bt_run_lock(a->run);
 	res = bt_run_results(a->run);
-	for (; l->nsamples_seen < res->nsamples; l->nsamples_seen++) {
-		const struct bt_sample *s = &res->samples[l->nsamples_seen];
+	/* In the order they happened: a rep finishes after its samples, before the next rep's. */
+	while (l->nsamples_seen < res->nsamples || l->nreps_seen < res->nreps) {
+		const struct bt_sample *s = l->nsamples_seen < res->nsamples ?
+			&res->samples[l->nsamples_seen] : NULL;
+		const struct bt_rep *r = l->nreps_seen < res->nreps ? &res->reps[l->nreps_seen] : NULL;
 
+		if (r != NULL && (s == NULL || r->cell < s->cell ||
+				  (r->cell == s->cell && r->rep < s->rep))) {
+			dirty |= rep_point(l, r);
+			dirty |= bt_live_add_rep(l, r);
+			l->nreps_seen++;
+			continue;
+		}
+		l->nsamples_seen++;
 		if (s->cell < 0 || s->cell >= l->ncells)
 			continue;
 		if (s->cell != l->prev_cell || s->rep != l->prev_rep) {
@@ -266,8 +314,6 @@ static unsigned copy_new(struct bt_app *a)
 		l->prev_t = s->t;
 		dirty |= bt_live_add_sample(l, s, l->offset + s->t);
 	}
-	for (; l->nreps_seen < res->nreps; l->nreps_seen++)
-		dirty |= bt_live_add_rep(l, &res->reps[l->nreps_seen]);
 	bt_run_unlock(a->run);
 	return dirty;
 }
@@ -383,14 +429,53 @@ static void rep_text(const struct bt_live *l, char *buf, size_t n)
 		snprintf(buf, n, "rep %d/%d", s->rep - l->warmup + 1, reps);
 }
 
+double bt_live_rep_frac(const struct bt_snapshot *s)
+{
+	double f = 0;
+	int same = s->sample_seq > 0 && s->last.cell == s->cell && s->last.rep == s->rep;
+
+	if (s->state != BT_RUN_RUNNING)
+		return 0;
+	if (s->rep_duration_s > 0)
+		f = s->rep_elapsed_s / s->rep_duration_s;
+	else if (s->rep_ops_quota > 0 && same)
+		f = (double)s->last.ops / (double)s->rep_ops_quota;
+	else if (s->rep_total_ops > 0 && same)
+		f = (double)s->last.ops / (double)s->rep_total_ops;
+	return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+void bt_live_progress(const struct bt_snapshot *s, double *frac, double *eta)
+{
+	int total = s->ncells * s->reps_per_cell;
+	int done = s->cell * s->reps_per_cell + s->rep;
+	double rf = bt_live_rep_frac(s);
+
+	*frac = total > 0 ? (done + rf) / total : 0;
+	*eta = s->eta_s;
+	if (s->state == BT_RUN_DONE) {
+		*frac = 1;
+		*eta = 0;
+	} else if (s->eta_s >= 0 && total > done) {
+		/* The runner counts the running rep as not started: take off its done part. */
+		*eta = s->eta_s - s->eta_s / (total - done) * rf;
+	} else if (rf >= 0.02 && s->rep_elapsed_s > 0) {
+		/* The first rep: its pace so far predicts it, and the reps after it. */
+		double per_rep = s->rep_elapsed_s / rf;
+
+		*eta = per_rep * (1 - rf) + per_rep * (total - done - 1);
+	}
+	if (*frac > 1)
+		*frac = 1;
+}
+
 static void draw_progress(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_live *l = &a->live;
 	const struct bt_snapshot *s = &l->snap;
-	char text[256], eta[32], reps[32], title[128];
+	char text[256], eta[32], reps[32], title[512];
 	struct bt_rect in;
-	double frac = 0;
-	int total = s->ncells * s->reps_per_cell;
+	double frac = 0, eta_s = -1;
 
 	bt_app_clear(w, r);
 	if (a->screen == SCR_REPLAY) {
@@ -401,19 +486,17 @@ static void draw_progress(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 			 rp->paused ? "paused" : rp->speed >= 8 ? "8x" : rp->speed >= 2 ? "2x" : "1x",
 			 rp->clock, rp->total);
 	} else {
-		snprintf(title, sizeof(title), "Running %s  (Esc stops)", l->wl_name);
+		snprintf(title, sizeof(title), "Running %s%s%s  (Esc stops)", l->wl_name,
+			 l->fixed[0] ? " " : "", l->fixed);
 	}
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h <= 0 || !l->have_snap)
 		return;
-	if (total > 0)
-		frac = (double)(s->cell * s->reps_per_cell + s->rep) / total;
+	bt_live_progress(s, &frac, &eta_s);
 	if (a->screen == SCR_REPLAY && a->rp.total > 0)
 		frac = a->rp.clock / a->rp.total;
-	if (s->state == BT_RUN_DONE)
-		frac = 1;
-	if (s->eta_s >= 0)
-		snprintf(eta, sizeof(eta), "ETA %.0fs", s->eta_s + 0.5);
+	if (eta_s >= 0)
+		snprintf(eta, sizeof(eta), "ETA %.0fs", eta_s + 0.5);
 	else
 		snprintf(eta, sizeof(eta), "ETA ?");
 	rep_text(l, reps, sizeof(reps));
@@ -438,7 +521,7 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	struct bt_series *ser;
 	struct bt_chart_model m = { 0 };
 	struct bt_rect in;
-	char title[160], unit[48], rate[32];
+	char title[160], unit[48], rate[32], running[80];
 
 	bt_app_clear(w, r);
 	snprintf(unit, sizeof(unit), "%s/s", l->unit);
@@ -461,6 +544,11 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		ser[c].role = (enum bt_role)(ROLE_SERIES0 + c % 8);
 		ser[c].highlight = c == l->snap.cell;
 		ser[c].label = l->labels[c];
+		if (ser[c].highlight && l->snap.state != BT_RUN_DONE) {
+			/* The running cell says so in the legend, in words that need no colour. */
+			snprintf(running, sizeof(running), "%s %s", a->utf8 ? "\u25b6" : ">", l->labels[c]);
+			ser[c].label = running;
+		}
 	}
 	m.yunit = unit;
 	m.xunit = "s";

@@ -207,8 +207,8 @@ static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	struct bt_rect in;
 	char title[160];
 
-	snprintf(title, sizeof(title), "Results: %s, %s  (PgUp/PgDn, Left/Right scroll)", a->res->workload,
-		 a->res->status);
+	snprintf(title, sizeof(title), "Results: %s, %s  (PgUp/PgDn, Left/Right scroll)",
+		 a->res->workload, a->res->status);
 	bt_app_clear(w, r);
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	for (int i = 0; i < in.h && a->tscroll + i < a->ntable; i++) {
@@ -341,8 +341,12 @@ static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	if (res->ncells == 0)
 		return;
 	c = &res->cells[a->cell_sel];
-	snprintf(title, sizeof(title), "Cell %d/%d: %s  (Up/Down)", a->cell_sel + 1, res->ncells,
-		 c->label[0] ? c->label : res->workload);
+	{
+		char name[256];
+
+		snprintf(title, sizeof(title), "Cell %d/%d: %s  (Up/Down)", a->cell_sel + 1, res->ncells,
+			 bt_results_cell_name(res, a->cell_sel, name, sizeof(name)));
+	}
 	in = bt_box_draw(w, r, title, 1, a->utf8);
 	if (in.h < 4)
 		return;

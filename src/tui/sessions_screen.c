@@ -415,14 +415,14 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 		ww = 12;
 	if (wh > 12)
 		wh = 12;
-	/* mark(2) time(20) workload axes cells(5) status(11) host, one blank between */
+	/* mark(2) time(20) workload plan cells(5) status(11) host, one blank between */
 	wa = in.w - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11 - 1 - wh;
 	if (wa < 8) {
 		wh = 0;
 		wa = in.w - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11;
 	}
 	bt_app_putf(w, in.y, in.x, in.w, ROLE_LABEL, "  %-20s %-*s %-*s %5s %-11s %s", "TIME", ww,
-		    "WORKLOAD", wa, "AXES", "CELLS", "STATUS", wh ? "HOST" : "");
+		    "WORKLOAD", wa, "PLAN", "CELLS", "STATUS", wh ? "HOST" : "");
 	rows = in.h - 3;
 	scroll = ss->sel >= rows ? ss->sel - rows + 1 : 0;
 	if (ss->nshown == 0)
@@ -433,7 +433,7 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 		int i = ss->shown[k + scroll], y = in.y + 1 + k;
 		const struct bt_session_info *s = &ss->list[i];
 		int sel = k + scroll == ss->sel;
-		char when[32], cells[16], line[512];
+		char when[32], cells[16], line[512], plan[520];
 
 		bt_format_utc(s->start_unix_ns, when, sizeof(when));
 		if (!s->readable)
@@ -444,7 +444,7 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 			snprintf(cells, sizeof(cells), "%d/%d", s->cells_done, s->ncells);
 		snprintf(line, sizeof(line), "%c %-20s %-*.*s %-*.*s %5s ", ss->marked[i] ? '*' : ' ',
 			 when, ww, ww, s->readable ? s->workload : "-", wa, wa,
-			 s->readable && s->axes[0] ? s->axes : "-", cells);
+			 bt_sessions_plan_text(s, plan, sizeof(plan)), cells);
 		if (sel)
 			bt_rect_fill(w, (struct bt_rect){ y, in.x, 1, in.w }, bt_role_attr(ROLE_SELECT));
 		bt_app_put(w, y, in.x, in.w, sel ? ROLE_SELECT : ROLE_NORMAL, line);

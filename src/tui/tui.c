@@ -662,8 +662,16 @@ static int tui_session(int argc, char **argv, const char *replay)
 	a->refresh_ms = 250;
 	a->ss.confirm = -1;
 	snprintf(a->theme_name, sizeof(a->theme_name), "default");
-	if (parse_args(a, argc, argv, &wlname, &firstkv, &cast) < 0)
+	bt_settings_load(a);
+	if (a->set_theme[0])
+		snprintf(a->theme_name, sizeof(a->theme_name), "%s", a->set_theme);
+	if (parse_args(a, argc, argv, &wlname, &firstkv, &cast) < 0) {
+		bt_settings_free(a);
 		return BT_EXIT_USAGE;
+	}
+	/* A plan on the command line is what the user asked for, first launch or not. */
+	if (wlname != NULL || firstkv < argc || replay != NULL)
+		a->set_first = 0;
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "benchtop: the workbench needs a terminal, and standard %s is not one (headless: benchtop run WORKLOAD ...; see benchtop --help)\n",
 			isatty(STDOUT_FILENO) ? "input" : "output");
@@ -672,12 +680,14 @@ static int tui_session(int argc, char **argv, const char *replay)
 	bt_wb_init(a);
 	if (apply_args(a, argc, argv, wlname, firstkv) < 0) {
 		bt_wb_destroy(a);
+		bt_settings_free(a);
 		return BT_EXIT_USAGE;
 	}
 	if (replay != NULL && bt_replay_open(a, replay, &err) < 0) {
 		fprintf(stderr, "benchtop: %s\n", err.msg);
 		bt_live_free(a);
 		bt_wb_destroy(a);
+		bt_settings_free(a);
 		return BT_EXIT_FAILED;
 	}
 	if (cast != NULL && bt_cast_start(cast, &err) < 0) {
@@ -685,6 +695,7 @@ static int tui_session(int argc, char **argv, const char *replay)
 		bt_replay_free(a);
 		bt_live_free(a);
 		bt_wb_destroy(a);
+		bt_settings_free(a);
 		return BT_EXIT_USAGE;
 	}
 	a->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
@@ -697,6 +708,7 @@ static int tui_session(int argc, char **argv, const char *replay)
 		bt_replay_free(a);
 		bt_live_free(a);
 		bt_wb_destroy(a);
+		bt_settings_free(a);
 		return BT_EXIT_USAGE;
 	}
 	atexit(restore_terminal);
@@ -725,6 +737,10 @@ static int tui_session(int argc, char **argv, const char *replay)
 		if (a->status[0] == '\0' && keep[0])
 			bt_app_status(a, keep_role, "%s", keep);
 	}
+	if (a->set_error[0])
+		bt_app_status(a, ROLE_WARN, "%s", a->set_error);
+	else if (a->set_first && a->status[0] == '\0')
+		bt_app_status(a, ROLE_GOOD, "Welcome: the form holds the classic experiment, signal vs broadcast at 1-64 threads (about 30 s). Press r to run it.");
 	if (a->status[0] == '\0')
 		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, o sessions, ? helps.",
 			      a->topo_desc);
@@ -738,6 +754,8 @@ static int tui_session(int argc, char **argv, const char *replay)
 	delscreen(g_screen);
 	g_screen = NULL;
 	bt_cast_stop();
+	if (replay == NULL && bt_settings_save(a, &err) < 0)
+		fprintf(stderr, "benchtop: %s\n", err.msg);
 	if (a->record_path[0] && a->run != NULL) {
 		const struct bt_results *res = bt_run_results(a->run);
 
@@ -754,6 +772,7 @@ static int tui_session(int argc, char **argv, const char *replay)
 	if (a->run != NULL)
 		bt_run_free(a->run);
 	bt_wb_destroy(a);
+	bt_settings_free(a);
 	return status;
 }
 

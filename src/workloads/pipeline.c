@@ -562,6 +562,7 @@ static int pl_setup(struct bt_job *job, struct bt_err *err)
 	job->nworkers = 2 * s->threads + s->transmitters;
 	job->counted_first = s->threads + s->transmitters;	/* the receivers count items */
 	job->counted_n = s->threads;
+	job->total_ops = (uint64_t)n;	/* every message is received once */
 	return 0;
 fail:
 	pl_teardown(job);
