@@ -170,7 +170,7 @@ static void test_check_noisy_vm(void **state)
 
 	/* The header line: no busy list there (not measured for a run), the VM first. */
 	bt_machine_summary(&si, 350, line, sizeof(line));
-	assert_string_equal(line, "kvm VM, steal 0.2% so far; warnings: governor powersave, boost on, "
+	assert_string_equal(line, "kvm VM, steal 0.25% so far; warnings: governor powersave, boost on, "
 				  "THP always, perf closed, clock hpet, timer 350 ns");
 	/* A short buffer truncates, terminated. */
 	bt_machine_summary(&si, 350, line, 12);
@@ -195,7 +195,7 @@ static void test_check_vm_low_steal(void **state)
 	assert_null(item(&l, "timer"));	/* unknown */
 	assert_int_equal(l.nwarn, 0);
 	bt_machine_summary(&si, 0, line, sizeof(line));
-	assert_string_equal(line, "kvm VM, steal 0.1% so far; no warnings");
+	assert_string_equal(line, "kvm VM, steal 0.10% so far; no warnings");
 }
 
 /* A recording from before the check: its fields are "", steal -1. */

@@ -624,8 +624,8 @@ static void check_clock(const struct bt_sysinfo *si, double timer_ns, struct bt_
 										     : BT_CHECK_WARN;
 
 		c = add(l, "timer", lv, "%.1f ns per clock read", timer_ns);
-		HINT(c, "timing one op costs two reads: ops under ~%.0f ns are timed 1 in N (lat_every=)",
-		     timer_ns * 40);
+		HINT(c, "timing an op costs two reads: under ~%.0f ns per op that is over 5 %%, "
+			"so time 1 op in N there (lat_every=)", timer_ns * 40);
 		if (lv == BT_CHECK_WARN)
 			BRIEF(c, "timer %.0f ns", timer_ns);
 	}
@@ -657,7 +657,7 @@ void bt_machine_summary(const struct bt_sysinfo *si, double timer_ns, char *buf,
 	}
 	bt_machine_check(si, timer_ns, NULL, &l);
 	if (strcmp(si->virt, "none") != 0)
-		o += (size_t)snprintf(buf + o, n - o, "%s VM, steal %.1f%% so far", si->virt,
+		o += (size_t)snprintf(buf + o, n - o, "%s VM, steal %.2f%% so far", si->virt,
 				      si->steal_pct >= 0 ? si->steal_pct : 0);
 	for (int i = 0; i < l.n && o < n; i++) {
 		const struct bt_check *c = &l.item[i];
