@@ -143,6 +143,7 @@ static void test_begin_end(void **state)
 	for (int i = 0; i < 1000000; i++)
 		x += i;
 	bt_noise_end(&n, &o);
+	assert_true(x > 0);
 	assert_true(o.seconds > 0);
 	assert_true(o.steal_pct == -1 || (o.steal_pct >= 0 && o.steal_pct <= 100));
 	assert_true(o.busy_pct == -1 || (o.busy_pct >= 0 && o.busy_pct <= 100));
