@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 		return bt_cmd_export(argc - 1, argv + 1);
 	if (!strcmp(cmd, "replay"))
 		return bt_tui_replay(argc - 1, argv + 1);
-	bt_cli_error("unknown command '%s' (commands: list, run, show, sessions, rerun, compare, export, replay; see benchtop --help)", cmd);
+	if (!strcmp(cmd, "doctor"))
+		return bt_cmd_doctor(argc - 1, argv + 1);
+	bt_cli_error("unknown command '%s' (commands: list, run, show, sessions, rerun, compare, export, replay, doctor; see benchtop --help)", cmd);
 	return BT_EXIT_USAGE;
 }

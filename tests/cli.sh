@@ -28,7 +28,7 @@ out=$("$BT" --version); rc=$?
 [ $rc -eq 0 ] && [[ "$out" =~ ^benchtop\ [0-9]+\.[0-9]+\.[0-9]+$ ]] && ok "--version" || bad "--version" "$out"
 "$BT" --help | grep -q 'benchtop run WORKLOAD' && ok "--help" || bad "--help"
 "$BT" >/dev/null 2>&1; [ $? -eq 2 ] && ok "no arguments without a terminal: exit 2" || bad "no arguments without a terminal"
-expect_err "unknown command" 2 "benchtop: unknown command 'frobnicate' (commands: list, run, show, sessions, rerun, compare, export, replay; see benchtop --help)" -- frobnicate
+expect_err "unknown command" 2 "benchtop: unknown command 'frobnicate' (commands: list, run, show, sessions, rerun, compare, export, replay, doctor; see benchtop --help)" -- frobnicate
 
 # list
 out=$("$BT" list)
@@ -237,6 +237,24 @@ expect_err "rows= names an axis that is not swept" 2 "benchtop: rows=units: unit
 expect_err "a key given twice" 2 "benchtop: threads=2: threads given twice" -- run null threads=1 threads=2
 expect_err "rerun: a key given twice" 2 "benchtop: reps=2: reps given twice" -- rerun "$T/w.jsonl" reps=1 reps=2 --no-record
 expect_err "rows=bogus" 2 "benchtop: rows=bogus: pipeline has no parameter bogus (see benchtop list pipeline)" -- run pipeline rows=bogus
+
+# doctor: every item judged with a hint, the VM named where there is one, exit 0, nothing changed.
+"$BT" doctor >"$T/doc.out" 2>"$T/err"; rc=$?
+items=$(grep -Ec '^(ok|info|warn) +[a-z]+ ' "$T/doc.out"); hints=$(grep -Ec '^ {18}[^ ]' "$T/doc.out")
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && [ "$items" -ge 9 ] && [ "$items" -eq "$hints" ] &&
+	grep -Eq '^(ok|info|warn) +governor ' "$T/doc.out" && grep -Eq '^(ok|info|warn) +timer +[0-9.]+ ns per clock read$' "$T/doc.out" &&
+	grep -Eq '^(ok|info|warn) +busy ' "$T/doc.out" && grep -Eq '^[0-9]+ warnings?, [0-9]+ notes?\.' "$T/doc.out" &&
+	ok "doctor: $items items with hints, exit 0" || bad "doctor" "rc=$rc items=$items hints=$hints $(cat "$T/doc.out" "$T/err")"
+if grep -qw hypervisor /proc/cpuinfo; then
+	grep -Eq '^(info|warn) +vm +[a-z]+ VM, steal [0-9.]+% of CPU time since boot, [0-9.]+% over [0-9]+ ms$' "$T/doc.out" &&
+		ok "doctor names the VM and its steal" || bad "doctor VM" "$(cat "$T/doc.out")"
+else
+	grep -Eq '^(ok|info|warn) +vm ' "$T/doc.out" && ok "doctor: vm item" || bad "doctor vm item" "$(cat "$T/doc.out")"
+fi
+expect_err "doctor takes no arguments" 2 "benchtop: doctor takes no arguments (it checks this machine and changes nothing)" -- doctor --fix
+"$BT" run null ops=1000 reps=1 warmup=0 --no-record >"$T/hc.out" 2>"$T/err"
+[ "$(grep -c '^# machine check: ' "$T/hc.out")" -eq 1 ] && grep -Eq '^# machine check: .*(no warnings|warnings: ).* \(benchtop doctor\)$' "$T/hc.out" &&
+	ok "results header: one machine check line" || bad "header machine check" "$(head -4 "$T/hc.out")"
 
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

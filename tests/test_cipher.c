@@ -362,6 +362,8 @@ static void test_check(void **state)
 	const char *bad_grain[] = { "algo=gost89", "grain=12", NULL };
 	const char *big_grain[] = { "algo=gost89", "size=64", "grain=72", NULL };
 	const char *ok[] = { "algo=gost89", "size=104", NULL };
+	const char *big_buffer[] = { "size=16K", "buffer=32K", NULL };
+	const char *odd_buffer[] = { "size=64K", "grain=64", "buffer=1000", NULL };
 	struct bt_err err = { "" };
 	struct fx f;
 
@@ -376,12 +378,67 @@ static void test_check(void **state)
 	assert_string_equal(err.msg, "grain=72: larger than size=64");
 	fx_init(&f, ok);
 	assert_int_equal(f.wl->check(f.pv, &err), 0);
+	fx_init(&f, big_buffer);
+	assert_int_equal(f.wl->check(f.pv, &err), -EINVAL);
+	assert_string_equal(err.msg, "buffer=32K: must be at most size=16K, and both multiples of the "
+				     "16-byte unit (grain=, else the block)");
+	fx_init(&f, odd_buffer);
+	assert_int_equal(f.wl->check(f.pv, &err), -EINVAL);
+	assert_string_equal(err.msg, "buffer=1000: must be at most size=64K, and both multiples of the "
+				     "64-byte unit (grain=, else the block)");
+}
+
+/*
+ * buffer= (openssl speed's way): every algo x mode x threads 1..4 re-encrypts
+ * one small block per thread, counts size= bytes, and verifies each
+ * thread's block against the serial ciphertext of the input block.
+ */
+static void test_buffer(void **state)
+{
+	static const char *const algos[] = { "gost89", "aes-128-ecb" };
+	static const char *const modes[] = { "serial", "omp-for", "omp-sections" };
+
+	for (int a = 0; a < 2; a++) {
+		for (int m = 0; m < 3; m++) {
+			for (int t = 1; t <= 4; t++) {
+				for (int gr = 0; gr < 2; gr++) {
+					char av[32], mv[32], tv[32], gv[32], msg[BT_ERR_MAX];
+					const char *kv[] = { av, mv, tv, "size=64K", "buffer=1K", gv, NULL };
+					struct fx f;
+
+					snprintf(av, sizeof(av), "algo=%s", algos[a]);
+					snprintf(mv, sizeof(mv), "mode=%s", modes[m]);
+					snprintf(tv, sizeof(tv), "threads=%d", t);
+					snprintf(gv, sizeof(gv), "grain=%d", gr ? 64 : 0);
+					fx_init(&f, kv);
+					if (run(&f, NULL, 65536, msg) != 0)
+						fail_msg("%s %s %s %s buffer=1K: %s", av, mv, tv, gv, msg);
+					assert_string_equal(msg, "");
+				}
+			}
+		}
+	}
+}
+
+/* With buffer=, output that was not encrypted does not verify either. */
+static void test_buffer_verify_catches(void **state)
+{
+	const char *kv[] = { "algo=gost89", "size=8K", "buffer=1K", NULL };
+	struct bt_err err = { "" };
+	struct fx f;
+
+	fx_init(&f, kv);
+	assert_int_equal(f.wl->setup(&f.job, &err), 0);
+	assert_int_equal(f.wl->verify(&f.job, &err), -EIO);
+	assert_string_equal(err.msg, "gost89 serial buffer=1024: 0 units encrypted, not 1024");
+	f.wl->teardown(&f.job);
+	assert_null(f.job.state);
 }
 
 static void test_descriptor(void **state)
 {
 	const struct bt_workload *wl = bt_workload_find("cipher");
-	const char *names[] = { "threads", "algo", "mode", "size", "grain" };
+	const char *names[] = { "threads", "algo", "mode", "size", "grain", "buffer" };
 	struct bt_value v;
 	struct bt_err err;
 
@@ -389,8 +446,8 @@ static void test_descriptor(void **state)
 	assert_string_equal(wl->group, "crypto");
 	assert_string_equal(wl->unit, "bytes");
 	assert_null(wl->stop_default);
-	assert_int_equal(wl->nparams, 5);
-	for (size_t i = 0; i < 5; i++)
+	assert_int_equal(wl->nparams, 6);
+	for (size_t i = 0; i < 6; i++)
 		assert_string_equal(wl->params[i].name, names[i]);
 	assert_int_equal(bt_param_parse(&wl->params[2], "omp-sections", &v, &err), 0);
 	assert_int_equal(v.i, 2);
@@ -411,6 +468,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_verify_catches),
 		cmocka_unit_test(test_same_ciphertext),
+		cmocka_unit_test(test_buffer),
+		cmocka_unit_test(test_buffer_verify_catches),
 		cmocka_unit_test(test_team_size_and_pinning),
 		cmocka_unit_test(test_team_size_refused),
 		cmocka_unit_test(test_runner_pins_team),

@@ -405,7 +405,8 @@ static const char tiny_json[] =
 	"    \"notify\": \"signal\",\n"
 	"    \"pin\": \"list:0,2\",\n"
 	"    \"rows\": \"threads\"\n"
-	"  }\n"
+	"  },\n"
+	"  \"fixed\": \"duration=1500ms block=64K verify=off algo=md5+sha256 name=a notify=signal pin=list:0,2\"\n"
 	"}";
 
 static void test_to_json(void **state)

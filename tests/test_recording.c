@@ -108,6 +108,16 @@ static void fill_machine(struct bt_sysinfo *si)
 	snprintf(si->jansson, sizeof(si->jansson), "2.14");
 	snprintf(si->hwloc, sizeof(si->hwloc), "2.9.0");
 	snprintf(si->benchtop, sizeof(si->benchtop), "0.1.0");
+	snprintf(si->virt, sizeof(si->virt), "kvm");
+	snprintf(si->container, sizeof(si->container), "none");
+	si->steal_pct = 0.375;
+	snprintf(si->boost, sizeof(si->boost), "n/a");
+	snprintf(si->thp, sizeof(si->thp), "madvise");
+	snprintf(si->aslr, sizeof(si->aslr), "2");
+	snprintf(si->perf_paranoid, sizeof(si->perf_paranoid), "2");
+	snprintf(si->isolated, sizeof(si->isolated), "none");
+	snprintf(si->nohz_full, sizeof(si->nohz_full), "none");
+	snprintf(si->clocksource, sizeof(si->clocksource), "tsc");
 }
 
 /*
@@ -856,6 +866,56 @@ static void make_metric_results(struct bt_results *res)
 }
 
 /* Declarations, per-rep values and per-cell summaries come back exactly. */
+/*
+ * A recording made before the machine check has none of its fields: it
+ * still reads, with those fields unknown ("" and steal -1), the rest intact.
+ */
+static void test_machine_check_absent(void **state)
+{
+	static const char *const added[] = {
+		"virt", "container", "steal_pct", "boost", "thp", "aslr", "perf_paranoid",
+		"isolated", "nohz_full", "clocksource",
+	};
+	struct bt_results res, back;
+	struct bt_err err = { "" };
+	char path[512], *text, *nl, *hdr_text;
+	json_t *hdr, *m;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	make_results(&res);
+	tmp_path(path, sizeof(path), "oldmachine.jsonl");
+	write_recording(&res, path, 1);
+	text = slurp(path, &len);
+	nl = strchr(text, '\n');
+	assert_non_null(nl);
+	hdr = json_loadb(text, (size_t)(nl - text), 0, NULL);
+	assert_non_null(hdr);
+	m = json_object_get(hdr, "machine");
+	for (size_t i = 0; i < sizeof(added) / sizeof(added[0]); i++)
+		assert_int_equal(json_object_del(m, added[i]), 0);
+	hdr_text = json_dumps(hdr, JSON_COMPACT);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s%s", hdr_text, nl);
+	fclose(f);
+
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_string_equal(back.note, "");
+	assert_string_equal(back.machine.virt, "");
+	assert_string_equal(back.machine.clocksource, "");
+	assert_true(back.machine.steal_pct == -1);
+	assert_string_equal(back.machine.governor, "performance");
+	assert_int_equal(back.machine.smt, 2);
+	bt_results_destroy(&back);
+	bt_results_destroy(&res);
+	free(hdr_text);
+	json_decref(hdr);
+	free(text);
+	unlink(path);
+}
+
 static void test_metrics_round_trip(void **state)
 {
 	struct bt_results res, back;
@@ -1150,6 +1210,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_unknown_ignored),
+		cmocka_unit_test(test_machine_check_absent),
 		cmocka_unit_test(test_metrics_round_trip),
 		cmocka_unit_test(test_metrics_unknown),
 		cmocka_unit_test(test_worker_axes),

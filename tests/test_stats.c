@@ -108,6 +108,102 @@ static void test_t95_table(void **state)
 	NEAR(bt_stats_t95(0), 12.706, 1e-12);
 }
 
+static void test_cv(void **state)
+{
+	const double x[] = { 9, 2, 4, 4, 5, 7, 4, 5 };
+	const double neg[] = { -10, -30, -20 };
+	struct bt_summary s;
+
+	bt_stats_summarize(x, 8, &s);
+	NEAR(bt_stats_cv(&s), 100 * sqrt(32.0 / 7.0) / 5, 1e-9);	/* 42.7618 % */
+	bt_stats_summarize(neg, 3, &s);
+	NEAR(bt_stats_cv(&s), 50, 1e-9);
+	bt_stats_summarize(x, 1, &s);
+	assert_true(bt_stats_cv(&s) == 0);
+	bt_stats_summarize(NULL, 0, &s);
+	assert_true(bt_stats_cv(&s) == 0);
+}
+
+static void test_quantile(void **state)
+{
+	const double x[] = { 40, 10, 30, 20 };	/* sorted 10 20 30 40 */
+
+	NEAR(bt_stats_quantile(x, 4, 0), 10, 1e-12);
+	NEAR(bt_stats_quantile(x, 4, 1), 40, 1e-12);
+	NEAR(bt_stats_quantile(x, 4, 0.5), 25, 1e-12);
+	NEAR(bt_stats_quantile(x, 4, 0.25), 17.5, 1e-12);	/* h = 0.75 */
+	NEAR(bt_stats_quantile(x, 4, 0.75), 32.5, 1e-12);	/* h = 2.25 */
+	NEAR(bt_stats_quantile(x, 1, 0.3), 40, 1e-12);
+}
+
+static void test_outliers(void **state)
+{
+	/* sorted 10 10 11 11 12 12 30: q1 = 10.5, q3 = 12, IQR 1.5, fences 8.25 .. 14.25 */
+	const double x[] = { 12, 10, 30, 11, 10, 12, 11 };
+	const double low[] = { 100, 101, 99, 100, 50, 100 };
+	signed char flag[7];
+	struct bt_outliers o;
+
+	assert_int_equal(bt_stats_outliers(x, 7, 1.5, &o, flag), 1);
+	NEAR(o.q1, 10.5, 1e-12);
+	NEAR(o.q3, 12, 1e-12);
+	NEAR(o.lo, 8.25, 1e-12);
+	NEAR(o.hi, 14.25, 1e-12);
+	assert_int_equal(o.nlow, 0);
+	assert_int_equal(o.nhigh, 1);
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(flag[i], i == 2 ? 1 : 0);
+	/* 3 x IQR ("far out"): 30 is still outside 6 .. 16.5. */
+	assert_int_equal(bt_stats_outliers(x, 7, 3, &o, NULL), 1);
+	NEAR(o.hi, 16.5, 1e-12);
+
+	/* sorted 50 99 100 100 100 101: q1 = 99.25, q3 = 100, fences 98.125 .. 101.125 */
+	assert_int_equal(bt_stats_outliers(low, 6, 1.5, &o, flag), 1);
+	assert_int_equal(o.nlow, 1);
+	assert_int_equal(flag[4], -1);
+	assert_int_equal(flag[2], 0);
+
+	/* Fewer than 4 reps: nothing marked, flags cleared. */
+	flag[0] = 5;
+	assert_int_equal(bt_stats_outliers(x, 3, 1.5, &o, flag), 0);
+	assert_int_equal(flag[0], 0);
+	assert_true(o.q1 == 0 && o.hi == 0);
+}
+
+static void test_bimodal(void **state)
+{
+	const double two[] = { 20.3, 10, 10.2, 20, 10.1, 19.9 };	/* 10 10.1 10.2 | 19.9 20 20.3 */
+	const double one_out[] = { 10, 10.1, 10.2, 10.3, 30 };
+	const double uniform[] = { 1, 2, 3, 4, 5, 6 };
+	const double tight[] = { 100, 100.05, 100.1, 100.5, 100.55, 100.6 };
+	const double same[] = { 5, 5, 6, 6 };
+	struct bt_bimodal b;
+
+	assert_int_equal(bt_stats_bimodal(two, 6, 0.05, &b), 1);
+	assert_int_equal(b.nlow, 3);
+	assert_int_equal(b.nhigh, 3);
+	NEAR(b.low, 10.1, 1e-12);
+	NEAR(b.high, 20, 1e-12);
+	NEAR(b.gap, 9.7, 1e-9);
+
+	/* One far rep is an outlier, not a second mode: 2 reps a side needed. */
+	assert_int_equal(bt_stats_bimodal(one_out, 5, 0.05, &b), 0);
+	assert_int_equal(b.nhigh, 2);
+	/* Evenly spread reps have no gap wider than the groups. */
+	assert_int_equal(bt_stats_bimodal(uniform, 6, 0.05, &b), 0);
+	/* Two groups 0.4 apart at 100: under the 5 % floor. */
+	assert_int_equal(bt_stats_bimodal(tight, 6, 0.05, &b), 0);
+	NEAR(b.gap, 0.4, 1e-9);
+	assert_int_equal(bt_stats_bimodal(tight, 6, 0.001, &b), 1);
+	/* Identical values in each group: any gap is wider than a zero spread. */
+	assert_int_equal(bt_stats_bimodal(same, 4, 0.05, &b), 1);
+	NEAR(b.low, 5, 1e-12);
+	NEAR(b.high, 6, 1e-12);
+	/* Too few reps. */
+	assert_int_equal(bt_stats_bimodal(two, 3, 0.05, &b), 0);
+	assert_int_equal(b.nlow, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -115,6 +211,10 @@ int main(void)
 		cmocka_unit_test(test_odd_and_small),
 		cmocka_unit_test(test_constant_and_large_values),
 		cmocka_unit_test(test_t95_table),
+		cmocka_unit_test(test_cv),
+		cmocka_unit_test(test_quantile),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_bimodal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

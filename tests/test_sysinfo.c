@@ -65,7 +65,7 @@ static void test_collect(void **state)
 static void test_fields_table(void **state)
 {
 	(void)state;
-	assert_int_equal(bt_sysinfo_nfields, 22);
+	assert_int_equal(bt_sysinfo_nfields, 32);
 	assert_string_equal(bt_sysinfo_fields[0].name, "host");
 	assert_int_equal(bt_sysinfo_fields[0].kind, 's');
 	assert_int_equal(bt_sysinfo_fields[0].size, sizeof(((struct bt_sysinfo *)0)->host));
@@ -76,6 +76,10 @@ static void test_fields_table(void **state)
 		if (strcmp(f->name, "mem_total") == 0) {
 			assert_int_equal(f->kind, 'u');
 			assert_int_equal(f->off, offsetof(struct bt_sysinfo, mem_total));
+		}
+		if (strcmp(f->name, "steal_pct") == 0) {
+			assert_int_equal(f->kind, 'd');
+			assert_int_equal(f->size, sizeof(double));
 		}
 		if (strcmp(f->name, "smt") == 0) {
 			assert_int_equal(f->kind, 'i');
@@ -108,6 +112,15 @@ static void test_diff(void **state)
 	b.mem_total = a.mem_total + 4096;
 	assert_int_equal(bt_sysinfo_diff(&a, &b, buf, sizeof(buf)), 2);
 	assert_null(strstr(buf, "host"));
+
+	/* Steal is the neighbours, not the machine; a field an old recording lacks is no difference. */
+	b.steal_pct = a.steal_pct + 5;
+	b.thp[0] = '\0';
+	assert_int_equal(bt_sysinfo_diff(&a, &b, buf, sizeof(buf)), 2);
+	snprintf(b.thp, sizeof(b.thp), "%s", strcmp(a.thp, "always") ? "always" : "never");
+	assert_int_equal(bt_sysinfo_diff(&a, &b, buf, sizeof(buf)), 3);
+	assert_non_null(strstr(buf, "thp: "));
+	b.thp[0] = '\0';
 
 	/* A small buffer truncates the text but not the count. */
 	assert_int_equal(bt_sysinfo_diff(&a, &b, buf, 8), 2);

@@ -13,6 +13,7 @@
 
 #include "bt_config.h"
 #include "core/clock.h"
+#include "core/machine.h"
 #include "core/plan.h"
 #include "core/recording.h"
 #include "core/units.h"
@@ -43,6 +44,7 @@ void bt_cli_usage(FILE *f)
 		"  benchtop rerun RECORDING [key=value ...] [run options]\n"
 		"  benchtop compare A B [C ...] [--format FMT]\n"
 		"  benchtop export RECORDING --format markdown|csv|json|hgrm [--out PATH]\n"
+		"  benchtop doctor                     what on this machine can move figures\n"
 		"  benchtop --help | --version\n"
 		"\n"
 		"A value may be a comma list: each list is a sweep axis, and every\n"
@@ -103,7 +105,7 @@ void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format 
 			  const char *origin)
 {
 	if (fmt == BT_FMT_TEXT || fmt == BT_FMT_MARKDOWN) {
-		char when[32];
+		char when[32], check[256];
 		const struct bt_sysinfo *m = &res->machine;
 
 		bt_format_utc(res->start_unix_ns, when, sizeof(when));
@@ -114,6 +116,9 @@ void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format 
 		fprintf(f, "%scpu flags: %s; %s; %s; timer read %.1f ns\n",
 			fmt == BT_FMT_MARKDOWN ? "" : "# ", m->cpu_flags[0] ? m->cpu_flags : "-",
 			m->compiler, m->openssl, res->timer_cost_ns);
+		bt_machine_summary(m, res->timer_cost_ns, check, sizeof(check));
+		fprintf(f, "%smachine check: %s (benchtop doctor)\n", fmt == BT_FMT_MARKDOWN ? "" : "# ",
+			check);
 		if (origin != NULL)
 			fprintf(f, "%srecording: %s\n", fmt == BT_FMT_MARKDOWN ? "" : "# ", origin);
 		fputc('\n', f);

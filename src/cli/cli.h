@@ -18,6 +18,7 @@ int bt_cmd_sessions(int argc, char **argv);
 int bt_cmd_rerun(int argc, char **argv);
 int bt_cmd_compare(int argc, char **argv);
 int bt_cmd_export(int argc, char **argv);
+int bt_cmd_doctor(int argc, char **argv);
 
 void bt_cli_usage(FILE *f);
 

@@ -51,6 +51,12 @@ enum bt_pkind {
  * tables (the plan moves that axis first); "" for the first axis given.
  */
 #define BT_PF_ROWS 0x4
+/*
+ * At its default the value says nothing about the experiment (pin=none,
+ * as=threads, a harness switch): left out of the fixed values that label a
+ * run (bt_plan_fixed), shown when set to anything else.
+ */
+#define BT_PF_QUIET 0x8
 
 struct bt_param {
 	const char *name;

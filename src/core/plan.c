@@ -347,8 +347,35 @@ static json_t *value_json(const struct bt_param *p, const struct bt_value *v)
 }
 
 /* Build the JSON document; NULL on allocation failure or invalid UTF-8 text. */
+void bt_plan_fixed(const struct bt_plan *pl, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; i < pl->nparams; i++) {
+		const struct bt_param *p = pl->params[i];
+		const char *text = pl->vals[i][0].text;
+		int k;
+
+		if (pl->nvals[i] != 1 || (p->flags & BT_PF_NOSWEEP) || text[0] == '\0')
+			continue;
+		if ((p->flags & BT_PF_QUIET) && p->def != NULL && strcmp(text, p->def) == 0)
+			continue;
+		k = snprintf(buf + o, n - o, "%s%s=%s", o ? " " : "", p->name, text);
+		if (k < 0 || (size_t)k >= n - o) {
+			buf[o] = '\0';	/* no half value: what fits, whole */
+			return;
+		}
+		o += (size_t)k;
+	}
+}
+
 static json_t *plan_json(const struct bt_plan *pl)
 {
+	char fixed[1024];
+
 	json_t *root, *params, *axes, *val;
 	int i, j;
 
@@ -361,6 +388,9 @@ static json_t *plan_json(const struct bt_plan *pl)
 	    json_object_set_new(root, "workload", json_string(pl->workload)) ||
 	    json_object_set(root, "axes", axes) ||
 	    json_object_set(root, "params", params))
+		goto fail;
+	bt_plan_fixed(pl, fixed, sizeof(fixed));
+	if (json_object_set_new(root, "fixed", json_string(fixed)))
 		goto fail;
 	for (i = 0; i < pl->naxes; i++) {
 		if (json_array_append_new(axes, json_string(pl->params[pl->axes[i]]->name)))

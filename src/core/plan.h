@@ -63,6 +63,14 @@ int bt_plan_set(struct bt_plan *pl, const char *key, const char *text, struct bt
 /* Same for one "key=value" argument; "missing '='" is an error. */
 int bt_plan_set_arg(struct bt_plan *pl, const char *arg, struct bt_err *err);
 
+/*
+ * The plan's fixed values as "threads=64 work=0", what labels a run beside
+ * its swept axes: every parameter with one value, except the run controls
+ * (BT_PF_NOSWEEP) and BT_PF_QUIET ones at their default. Whole values only:
+ * what does not fit in n is left out. The plan JSON carries it as "fixed".
+ */
+void bt_plan_fixed(const struct bt_plan *pl, char *buf, size_t n);
+
 /* Index of a parameter in pl->params, or -1. */
 int bt_plan_index(const struct bt_plan *pl, const char *name);
 

@@ -344,6 +344,11 @@ static json_t *machine_json(const struct bt_sysinfo *si, int *bad)
 
 			memcpy(&v, p, sizeof(v));
 			put(m, fd->name, json_integer(v), bad);
+		} else if (fd->kind == 'd') {
+			double v;
+
+			memcpy(&v, p, sizeof(v));
+			put(m, fd->name, jreal(v), bad);
 		} else {
 			uint64_t v;
 
@@ -949,6 +954,11 @@ static int read_machine(struct rd *rd, json_t *m, struct bt_sysinfo *si)
 			int v = 0;
 
 			ret = get_i(rd, m, "machine.", fd->name, 0, INT_MIN, INT_MAX, &v);
+			memcpy(p, &v, sizeof(v));
+		} else if (fd->kind == 'd') {
+			double v = -1;	/* not in recordings older than the field: unknown */
+
+			ret = get_dbl(rd, m, "machine.", fd->name, &v);
 			memcpy(p, &v, sizeof(v));
 		} else {
 			uint64_t v = 0;

@@ -475,6 +475,22 @@ char *bt_results_fixed_of(const struct json_t *plan, char *buf, size_t n)
 	if (n == 0)
 		return buf;
 	buf[0] = '\0';
+	/* Written by the plan, which knows the schema (bt_plan_fixed). */
+	v = json_object_get((const json_t *)plan, "fixed");
+	if (json_is_string(v)) {
+		const char *t = json_string_value(v);
+		size_t len = strlen(t);
+
+		if (len >= n) {	/* whole values only */
+			len = n - 1;
+			while (len > 0 && t[len] != ' ')
+				len--;
+		}
+		memcpy(buf, t, len);
+		buf[len] = '\0';
+		return buf;
+	}
+	/* A recording from before "fixed": the run controls by name. */
 	if (!json_is_object(params))
 		return buf;
 	json_object_foreach(params, name, v) {

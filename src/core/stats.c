@@ -117,3 +117,115 @@ void bt_stats_summarize(const double *x, int n, struct bt_summary *s)
 	s->stddev = sqrt(acc / (n - 1));
 	s->ci95 = bt_stats_t95(n - 1) * s->stddev / sqrt((double)n);
 }
+
+double bt_stats_cv(const struct bt_summary *s)
+{
+	if (s->n < 2 || s->mean == 0)
+		return 0;
+	return 100.0 * s->stddev / fabs(s->mean);
+}
+
+/* Quantile p of sorted s[0..n-1] (type 7). */
+static double sorted_quantile(const double *s, int n, double p)
+{
+	double h, f;
+	int i;
+
+	if (p <= 0)
+		return s[0];
+	if (p >= 1)
+		return s[n - 1];
+	h = (n - 1) * p;
+	i = (int)h;
+	f = h - i;
+	return i + 1 < n ? s[i] + f * (s[i + 1] - s[i]) : s[i];
+}
+
+/* A sorted copy of x, or NULL (n < 1 or out of memory). */
+static double *sorted_copy(const double *x, int n)
+{
+	double *s;
+
+	if (n < 1 || (s = malloc((size_t)n * sizeof(*s))) == NULL)
+		return NULL;
+	memcpy(s, x, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	return s;
+}
+
+double bt_stats_quantile(const double *x, int n, double p)
+{
+	double *s = sorted_copy(x, n), q;
+
+	if (s == NULL)
+		return n >= 1 ? kth_smallest(x, n, (int)((n - 1) * (p < 0 ? 0 : p > 1 ? 1 : p) + 0.5)) : 0;
+	q = sorted_quantile(s, n, p);
+	free(s);
+	return q;
+}
+
+int bt_stats_outliers(const double *x, int n, double k, struct bt_outliers *o, signed char *flag)
+{
+	double *s;
+	int count = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (int i = 0; flag != NULL && i < n; i++)
+		flag[i] = 0;
+	if (n < 4 || (s = sorted_copy(x, n)) == NULL)
+		return 0;
+	o->q1 = sorted_quantile(s, n, 0.25);
+	o->q3 = sorted_quantile(s, n, 0.75);
+	free(s);
+	o->lo = o->q1 - k * (o->q3 - o->q1);
+	o->hi = o->q3 + k * (o->q3 - o->q1);
+	for (int i = 0; i < n; i++) {
+		int f = x[i] < o->lo ? -1 : x[i] > o->hi ? 1 : 0;
+
+		o->nlow += f < 0;
+		o->nhigh += f > 0;
+		count += f != 0;
+		if (flag != NULL)
+			flag[i] = (signed char)f;
+	}
+	return count;
+}
+
+/*
+ * Why a gap test and not Sarle's bimodality coefficient (skewness^2 + 1 over
+ * kurtosis, flagged above 5/9): a cell has 3 to 10 reps, where skewness and
+ * kurtosis estimates swing wildly, and the coefficient fires on one far
+ * outlier (high skew) as readily as on two modes - but one outlier is what
+ * Tukey's fences already say. A contended lock that settles into one of two
+ * states from run to run gives two tight groups far apart: that is exactly
+ * what the widest gap between sorted reps shows, with small n, and it tells
+ * where the two levels are. Requiring 2 reps a side keeps one outlier out;
+ * the relative floor keeps tight cells (1 % apart) from being called bimodal
+ * over noise in the last digits.
+ */
+int bt_stats_bimodal(const double *x, int n, double min_rel, struct bt_bimodal *b)
+{
+	double *s, spread_lo, spread_hi, med;
+	int split = -1;
+
+	memset(b, 0, sizeof(*b));
+	if (n < 4 || (s = sorted_copy(x, n)) == NULL)
+		return 0;
+	/* The widest gap that leaves at least 2 reps on each side (the first, on ties). */
+	for (int i = 2; i <= n - 2; i++)
+		if (split < 0 || s[i] - s[i - 1] > b->gap) {
+			b->gap = s[i] - s[i - 1];
+			split = i;
+		}
+	b->nlow = split;
+	b->nhigh = n - split;
+	b->low = sorted_quantile(s, split, 0.5);
+	b->high = sorted_quantile(s + split, n - split, 0.5);
+	spread_lo = s[split - 1] - s[0];
+	spread_hi = s[n - 1] - s[split];
+	med = fabs(sorted_quantile(s, n, 0.5));
+	b->bimodal = b->gap > 0 && b->gap > 2 * (spread_lo > spread_hi ? spread_lo : spread_hi) &&
+		     b->gap >= min_rel * med;
+	free(s);
+	return b->bimodal;
+}

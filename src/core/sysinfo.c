@@ -19,6 +19,7 @@
 #include <openssl/crypto.h>
 
 #include "bt_config.h"
+#include "core/machine.h"
 
 /* Optional libraries (meson_options.txt) have a version only when built in. */
 #ifndef BT_VER_LIBMEMCACHED
@@ -54,6 +55,16 @@ const struct bt_sysinfo_field bt_sysinfo_fields[] = {
 	F(jansson, 's'),
 	F(hwloc, 's'),
 	F(benchtop, 's'),
+	F(virt, 's'),
+	F(container, 's'),
+	F(steal_pct, 'd'),
+	F(boost, 's'),
+	F(thp, 's'),
+	F(aslr, 's'),
+	F(perf_paranoid, 's'),
+	F(isolated, 's'),
+	F(nohz_full, 's'),
+	F(clocksource, 's'),
 };
 const size_t bt_sysinfo_nfields = sizeof(bt_sysinfo_fields) / sizeof(bt_sysinfo_fields[0]);
 
@@ -299,17 +310,20 @@ int bt_sysinfo_collect(struct bt_sysinfo *si)
 	snprintf(si->jansson, sizeof(si->jansson), "%s", BT_VER_JANSSON);
 	snprintf(si->hwloc, sizeof(si->hwloc), "%s", BT_VER_HWLOC);
 	snprintf(si->benchtop, sizeof(si->benchtop), "%s", BT_VERSION);
+	bt_machine_collect(si);
 	return 0;
 }
 
 /*
  * The fields compared by bt_sysinfo_diff: everything that can move a
  * number. host and mem_total are left out: the same box renamed, or with
- * more RAM than a benchmark touches, gives the same figures.
+ * more RAM than a benchmark touches, gives the same figures; so is
+ * steal_pct, which is how busy the neighbours were, not the machine.
  */
 static int diff_relevant(const char *name)
 {
-	return strcmp(name, "host") != 0 && strcmp(name, "mem_total") != 0;
+	return strcmp(name, "host") != 0 && strcmp(name, "mem_total") != 0 &&
+	       strcmp(name, "steal_pct") != 0;
 }
 
 static void field_text(const struct bt_sysinfo *si, const struct bt_sysinfo_field *fd,
@@ -326,6 +340,13 @@ static void field_text(const struct bt_sysinfo *si, const struct bt_sysinfo_fiel
 
 		memcpy(&v, p, sizeof(v));
 		snprintf(buf, n, "%d", v);
+		break;
+	}
+	case 'd': {
+		double v;
+
+		memcpy(&v, p, sizeof(v));
+		snprintf(buf, n, "%g", v);
 		break;
 	}
 	default: {
@@ -354,7 +375,7 @@ int bt_sysinfo_diff(const struct bt_sysinfo *a, const struct bt_sysinfo *b, char
 			continue;
 		field_text(a, fd, ta, sizeof(ta));
 		field_text(b, fd, tb, sizeof(tb));
-		if (strcmp(ta, tb) == 0)
+		if (strcmp(ta, tb) == 0 || (fd->kind == 's' && (ta[0] == '\0' || tb[0] == '\0')))
 			continue;
 		count++;
 		if (used >= n)

@@ -32,20 +32,43 @@ struct bt_sysinfo {
 	char jansson[32];
 	char hwloc[32];
 	char benchtop[32];
+	/*
+	 * The machine check's facts (machine.h), judged by bt_machine_check.
+	 * Recordings made before them read back "" (steal_pct -1): unknown.
+	 */
+	char virt[32];		/* hypervisor: "none", "kvm", "vmware", "xen", "microsoft", ... */
+	char container[16];	/* "none", "docker", "podman", "lxc", ... */
+	double steal_pct;	/* steal since boot, % of all CPU time; -1 unknown */
+	char boost[8];		/* turbo / boost: "on", "off", "n/a" */
+	char thp[16];		/* transparent huge pages: "always", "madvise", "never", "n/a" */
+	char aslr[8];		/* kernel.randomize_va_space: "0", "1", "2", "n/a" */
+	char perf_paranoid[8];	/* kernel.perf_event_paranoid, "n/a" */
+	char isolated[64];	/* isolated CPUs (isolcpus=), "none" */
+	char nohz_full[64];	/* tickless CPUs (nohz_full=), "none" */
+	char clocksource[32];	/* the kernel's current clock source, "n/a" */
 };
 
-/* Fill si from /proc, /sys, uname, hwloc and the libraries' version calls. 0 or -errno. */
+/*
+ * Fill si from /proc, /sys, uname, hwloc and the libraries' version calls,
+ * and the machine check's facts (bt_machine_collect). 0 or -errno.
+ */
 int bt_sysinfo_collect(struct bt_sysinfo *si);
 
 /*
  * The fields that differ between a and b, as "field: a -> b" lines joined by
  * '\n' into buf (empty when they match on everything that affects numbers:
  * cpu_model, logical_cpus, allowed_cpus, physical_cores, smt, governor,
- * kernel, compiler, library versions). Returns the number of differences.
+ * kernel, compiler, library versions, the machine check's settings; not
+ * host, mem_total or steal_pct). A text field one side does not have (a
+ * recording older than the field) is not a difference. Returns the number
+ * of differences.
  */
 int bt_sysinfo_diff(const struct bt_sysinfo *a, const struct bt_sysinfo *b, char *buf, size_t n);
 
-/* Field table for (de)serializers: name, offset, kind ('s' char array with size, 'i' int, 'u' uint64). */
+/*
+ * Field table for (de)serializers: name, offset, kind ('s' char array with
+ * size, 'i' int, 'u' uint64, 'd' double; a reader leaves a missing 'd' at -1).
+ */
 struct bt_sysinfo_field {
 	const char *name;
 	size_t off;

@@ -37,7 +37,7 @@ const struct bt_param bt_common_params[] = {
 		    .flags = BT_PF_NOSWEEP },
 	[C_PIN] = { .name = "pin", .kind = BT_P_STRING, .def = "none",
 		    .help = "CPU pinning: none, compact, scatter or list:0,2,4-7",
-		    .ticks = "none,compact,scatter", .check = bt_pin_check },
+		    .ticks = "none,compact,scatter", .check = bt_pin_check, .flags = BT_PF_QUIET },
 	[C_LAT] = { .name = "lat", .kind = BT_P_BOOL, .def = "on",
 		    .help = "record latencies", .flags = BT_PF_NOSWEEP },
 	[C_LAT_EVERY] = { .name = "lat_every", .kind = BT_P_INT, .def = "0", .min = 0, .max = 65536,
@@ -50,7 +50,8 @@ const struct bt_param bt_common_params[] = {
 		     .help = "the swept parameter whose values make the table rows (default: the first swept)",
 		     .flags = BT_PF_NOSWEEP | BT_PF_ROWS },
 	[C_AS] = { .name = "as", .kind = BT_P_ENUM, .def = "threads", .choices = bt_engine_names,
-		   .help = "run the workers as threads or as forked processes (where the workload can)" },
+		   .help = "run the workers as threads or as forked processes (where the workload can)",
+		   .flags = BT_PF_QUIET },
 };
 
 const size_t bt_common_nparams = C_COUNT;

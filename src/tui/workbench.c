@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/doctor_panel.h"
 #include "workloads/registry.h"
 
 static const char *const group_order[] = {
@@ -66,6 +67,7 @@ void bt_wb_init(struct bt_app *a)
 	} else {
 		snprintf(a->topo_desc, sizeof(a->topo_desc), "topology: %s", err.msg);
 	}
+	(void)bt_doctor_panel_model();	/* read the machine now, not while drawing */
 	a->wl_sel = 0;
 	for (size_t w = 0; w < bt_nworkloads; w++)
 		if (bt_workloads[w] == pipe)
@@ -275,6 +277,8 @@ void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		for (int i = 0; i < npin && y < in.y + in.h; i++)
 			put_wrapped(w, in, &y, i == 0 ? ROLE_LABEL : ROLE_NORMAL, pinl[i]);
 	}
+	if (y + 2 < in.y + in.h)
+		y = bt_doctor_panel_draw(w, in, y + 1, bt_doctor_panel_model());
 	if (a->res != NULL && y + 2 < in.y + in.h) {
 		y++;
 		snprintf(buf, sizeof(buf), "last run: %s %s; v shows its results", a->res->workload,

@@ -28,6 +28,14 @@
  * it with the one of a single bulk serial encryption, made once per process
  * for each algo and size. Both ciphers are checked against published vectors
  * before anything is measured.
+ *
+ * buffer= (default 0: the whole size) is the memory the pass goes through.
+ * Smaller, it is the way `openssl speed` works: each team thread encrypts
+ * one buffer-sized block again and again (its k-th unit at offset k * grain
+ * modulo buffer, into its own output block), so the data stays in L1 and
+ * the figure is the cipher's, not memory's; size= is still the bytes
+ * encrypted and counted. Verify then compares every thread's output block,
+ * as far as it got, with a serial encryption of the input block.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,7 +60,7 @@
 #include "engines/workload.h"
 #include "workloads/gost89.h"
 
-enum { P_THREADS, P_ALGO, P_MODE, P_SIZE, P_GRAIN, P_COUNT };
+enum { P_THREADS, P_ALGO, P_MODE, P_SIZE, P_GRAIN, P_BUFFER, P_COUNT };
 enum { A_AES128, A_GOST89, A_COUNT };
 enum { M_SERIAL, M_FOR, M_SECTIONS };
 
@@ -77,6 +85,10 @@ static const struct bt_param params[] = {
 	[P_GRAIN] = { .name = "grain", .kind = BT_P_SIZE, .def = "0", .min = 0, .max = 1 << 30,
 		      .help = "bytes per work unit, one cipher call each (0: one cipher block)",
 		      .ticks = "0,64,1K,16K" },
+	[P_BUFFER] = { .name = "buffer", .kind = BT_P_SIZE, .def = "0", .min = 0, .max = 1ll << 36,
+		       .help = "memory the pass goes through (0: size=; 16K: one L1-resident block "
+			       "re-encrypted per thread, as openssl speed does)",
+		       .ticks = "0,16K,1M" },
 };
 
 /*
@@ -119,7 +131,7 @@ static int refs_next;
 /* Fastest serial rep per (algo, size, grain), for the speedup. */
 static struct {
 	int used, algo;
-	size_t size, grain;
+	size_t size, grain, buffer;
 	double wall;
 } serial_best[NCACHE];
 static int serial_next;
@@ -129,6 +141,9 @@ static int serial_next;
 struct cipher_state {
 	int algo, mode, threads;
 	size_t size, grain, nunits;
+	size_t buffer;			/* < size: one block per thread, re-encrypted */
+	size_t stride;			/* from one thread's output block to the next */
+	unsigned char *refct;		/* [buffer] the block's ciphertext (buffer < size) */
 	unsigned char *in, *out;
 	struct bt_gost89 gost;
 	EVP_CIPHER *evp;
@@ -151,6 +166,7 @@ static int cipher_check(const struct bt_value *const *p, struct bt_err *err)
 	int algo = (int)p[P_ALGO]->i;
 	size_t bs = block_size[algo];
 	uint64_t size = (uint64_t)p[P_SIZE]->i, grain = (uint64_t)p[P_GRAIN]->i;
+	uint64_t buf = (uint64_t)p[P_BUFFER]->i;
 
 	if (size % bs)
 		return bt_err_set(err, -EINVAL, "size=%s: must be a multiple of %s's %zu-byte block",
@@ -161,6 +177,11 @@ static int cipher_check(const struct bt_value *const *p, struct bt_err *err)
 	if (grain > size)
 		return bt_err_set(err, -EINVAL, "grain=%s: larger than size=%s", p[P_GRAIN]->text,
 				  p[P_SIZE]->text);
+	if (buf != 0 && (buf > size || buf % (grain ? grain : bs) || size % (grain ? grain : bs)))
+		return bt_err_set(err, -EINVAL,
+				  "buffer=%s: must be at most size=%s, and both multiples of the %" PRIu64
+				  "-byte unit (grain=, else the block)", p[P_BUFFER]->text,
+				  p[P_SIZE]->text, grain ? grain : (uint64_t)bs);
 	return 0;
 }
 
@@ -211,6 +232,7 @@ static void cipher_teardown(struct bt_job *job)
 	EVP_CIPHER_free(s->evp);
 	free(s->in);
 	free(s->out);
+	free(s->refct);
 	free(s->cpu_seen);
 	free(s->units);
 	free(s->section_thread);
@@ -219,30 +241,36 @@ static void cipher_teardown(struct bt_job *job)
 	job->state = NULL;
 }
 
-/* Encrypt [off, off+len) with team thread tid's context. */
-static inline int encrypt_span(struct cipher_state *s, int tid, size_t off, size_t len)
+/* Encrypt len bytes of in into out with team thread tid's context. */
+static inline int encrypt_span(struct cipher_state *s, int tid, const unsigned char *in,
+			       unsigned char *out, size_t len)
 {
 	if (s->algo == A_GOST89) {
-		bt_gost89_ecb_encrypt(&s->gost, s->in + off, s->out + off, len / BT_GOST89_BLOCK);
+		bt_gost89_ecb_encrypt(&s->gost, in, out, len / BT_GOST89_BLOCK);
 		return 0;
 	}
 	for (size_t done = 0; done < len;) {
 		size_t n = len - done < (1u << 30) ? len - done : (1u << 30);
 		int outl = 0;
 
-		if (!EVP_EncryptUpdate(s->ctx[tid], s->out + off + done, &outl, s->in + off + done,
-				       (int)n) || (size_t)outl != n)
+		if (!EVP_EncryptUpdate(s->ctx[tid], out + done, &outl, in + done, (int)n) ||
+		    (size_t)outl != n)
 			return -EIO;
 		done += n;
 	}
 	return 0;
 }
 
-static inline int encrypt_unit(struct cipher_state *s, int tid, size_t u)
+/* Unit u, team thread tid's k-th: in place, or at k's offset in tid's block (buffer=). */
+static inline int encrypt_unit(struct cipher_state *s, int tid, size_t u, size_t k)
 {
-	size_t off = u * s->grain;
+	size_t off = u * s->grain, len = s->size - off < s->grain ? s->size - off : s->grain;
 
-	return encrypt_span(s, tid, off, s->size - off < s->grain ? s->size - off : s->grain);
+	if (s->buffer < s->size) {
+		off = k * s->grain % s->buffer;
+		return encrypt_span(s, tid, s->in + off, s->out + (size_t)tid * s->stride + off, len);
+	}
+	return encrypt_span(s, tid, s->in + off, s->out + off, len);
 }
 
 static void sha256(const unsigned char *p, size_t n, unsigned char out[32])
@@ -265,7 +293,7 @@ static int reference(struct cipher_state *s, struct bt_err *err)
 			break;
 	if (i < NCACHE) {
 		memcpy(s->ref, refs[i].sha, 32);
-	} else if (encrypt_span(s, 0, 0, s->size) < 0) {
+	} else if (encrypt_span(s, 0, s->in, s->out, s->size) < 0) {
 		rc = bt_err_set(err, -EIO, "%s: encryption failed", algo_choices[s->algo]);
 	} else {
 		sha256(s->out, s->size, s->ref);
@@ -277,6 +305,16 @@ static int reference(struct cipher_state *s, struct bt_err *err)
 	}
 	pthread_mutex_unlock(&cache_lock);
 	return rc;
+}
+
+/* buffer=: the input block's ciphertext, kept whole (it is small) for verify. */
+static int block_reference(struct cipher_state *s, struct bt_err *err)
+{
+	if ((s->refct = malloc(s->buffer)) == NULL)
+		return bt_err_set(err, -ENOMEM, "out of memory");
+	if (encrypt_span(s, 0, s->in, s->refct, s->buffer) < 0)
+		return bt_err_set(err, -EIO, "%s: encryption failed", algo_choices[s->algo]);
+	return 0;
 }
 
 static int cipher_setup(struct bt_job *job, struct bt_err *err)
@@ -300,6 +338,9 @@ static int cipher_setup(struct bt_job *job, struct bt_err *err)
 	s->grain = (size_t)bt_job_param(job, P_GRAIN)->i;
 	if (s->grain == 0)
 		s->grain = block_size[s->algo];
+	s->buffer = (size_t)bt_job_param(job, P_BUFFER)->i;
+	if (s->buffer == 0)
+		s->buffer = s->size;
 	s->nunits = (s->size + s->grain - 1) / s->grain;
 
 	if (s->algo == A_AES128) {
@@ -314,8 +355,12 @@ static int cipher_setup(struct bt_job *job, struct bt_err *err)
 		goto fail;
 	bt_gost89_init(&s->gost, gost_key, bt_gost89_sbox_z);
 
-	alloc = (s->size + 63) & ~(size_t)63;
+	/* buffer=: one input block, one output block per team thread, each on its own lines. */
+	alloc = (s->buffer + 63) & ~(size_t)63;
+	s->stride = alloc;
 	s->in = aligned_alloc(64, alloc);
+	if (s->buffer < s->size)
+		alloc *= (size_t)s->threads;
 	s->out = aligned_alloc(64, alloc);
 	s->ctx = calloc((size_t)s->threads, sizeof(*s->ctx));
 	s->cpu_seen = calloc((size_t)s->threads, sizeof(*s->cpu_seen));
@@ -345,16 +390,16 @@ static int cipher_setup(struct bt_job *job, struct bt_err *err)
 	atomic_init(&s->stopped, 0);
 
 	/* The plaintext is the same every rep; the output is cleared (and so faulted in). */
-	for (size_t i = 0; i < s->size; i += 8) {
+	for (size_t i = 0; i < s->buffer; i += 8) {
 		uint64_t v;
 
 		x ^= x >> 12;
 		x ^= x << 25;
 		x ^= x >> 27;
 		v = x * 2685821657736338717ull;
-		memcpy(s->in + i, &v, s->size - i < 8 ? s->size - i : 8);
+		memcpy(s->in + i, &v, s->buffer - i < 8 ? s->buffer - i : 8);
 	}
-	rc = reference(s, err);
+	rc = s->buffer < s->size ? block_reference(s, err) : reference(s, err);
 	if (rc < 0)
 		goto fail;
 	memset(s->out, 0, alloc);
@@ -404,7 +449,7 @@ static void serial_pass(struct cipher_state *s, struct bt_worker *w, int *bad)
 			atomic_store(&s->stopped, 1);
 			return;
 		}
-		if (encrypt_unit(s, 0, u) < 0) {
+		if (encrypt_unit(s, 0, u, u) < 0) {
 			*bad = 1;
 			return;
 		}
@@ -428,7 +473,7 @@ static void for_pass(struct cipher_state *s, struct bt_worker *w, int *bad)
 				quit = 1;
 			if (quit)
 				continue;
-			if (encrypt_unit(s, tid, u) < 0) {
+			if (encrypt_unit(s, tid, u, done) < 0) {
 				atomic_store(&fail, 1);
 				quit = 1;
 			}
@@ -456,7 +501,7 @@ static void section(struct cipher_state *s, struct bt_worker *w, int k, _Atomic 
 			atomic_store(&s->stopped, 1);
 			break;
 		}
-		if (encrypt_unit(s, tid, u) < 0) {
+		if (encrypt_unit(s, tid, u, s->units[tid] + i) < 0) {
 			atomic_store(fail, 1);
 			break;
 		}
@@ -560,7 +605,8 @@ static double serial_wall(const struct cipher_state *s)
 	pthread_mutex_lock(&cache_lock);
 	for (i = 0; i < NCACHE; i++)
 		if (serial_best[i].used && serial_best[i].algo == s->algo &&
-		    serial_best[i].size == s->size && serial_best[i].grain == s->grain)
+		    serial_best[i].size == s->size && serial_best[i].grain == s->grain &&
+		    serial_best[i].buffer == s->buffer)
 			break;
 	if (s->mode == M_SERIAL) {
 		if (i == NCACHE) {
@@ -569,6 +615,7 @@ static double serial_wall(const struct cipher_state *s)
 			serial_best[i].algo = s->algo;
 			serial_best[i].size = s->size;
 			serial_best[i].grain = s->grain;
+			serial_best[i].buffer = s->buffer;
 			serial_best[i].wall = s->wall_s;
 		} else if (s->wall_s < serial_best[i].wall) {
 			serial_best[i].wall = s->wall_s;
@@ -597,6 +644,30 @@ static const struct bt_metric metrics[CM_COUNT] = {
 };
 
 /*
+ * buffer=: every unit encrypted once, and each team thread's output block,
+ * as far as its units reached, equal to the serial encryption of the input
+ * block.
+ */
+static int block_verify(const struct cipher_state *s, struct bt_err *err)
+{
+	uint64_t done = 0;
+
+	for (int t = 0; t < s->threads; t++) {
+		size_t cover = s->units[t] * s->grain < s->buffer ? s->units[t] * s->grain : s->buffer;
+
+		done += s->units[t];
+		if (memcmp(s->out + (size_t)t * s->stride, s->refct, cover) != 0)
+			return bt_err_set(err, -EIO,
+					  "%s %s buffer=%zu: thread %d's block differs from the serial reference",
+					  algo_choices[s->algo], mode_choices[s->mode], s->buffer, t);
+	}
+	if (done != s->nunits)
+		return bt_err_set(err, -EIO, "%s %s buffer=%zu: %" PRIu64 " units encrypted, not %zu",
+				  algo_choices[s->algo], mode_choices[s->mode], s->buffer, done, s->nunits);
+	return 0;
+}
+
+/*
  * The ciphertext must hash to the reference; that is all the verify line
  * says. How the pass ran (team, the CPUs it started on, clock()'s CPU time,
  * sections per thread, the speedup over the fastest serial pass seen) goes
@@ -611,8 +682,12 @@ static int cipher_verify(struct bt_job *job, struct bt_err *err)
 
 	if (atomic_load(&s->stopped))
 		return bt_err_set(err, -EINTR, "stopped before the pass was done");
-	sha256(s->out, s->size, sha);
-	if (memcmp(sha, s->ref, 32) != 0) {
+	if (s->buffer < s->size) {
+		int rc = block_verify(s, err);
+
+		if (rc < 0)
+			return rc;
+	} else if (sha256(s->out, s->size, sha), memcmp(sha, s->ref, 32) != 0) {
 		uint64_t missing = s->nunits;
 
 		for (int i = 0; i < s->threads; i++)

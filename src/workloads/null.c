@@ -33,7 +33,8 @@ static const struct bt_param params[] = {
 	[P_WORK] = { .name = "work", .kind = BT_P_INT, .def = "0", .min = 0, .max = 10000000,
 		     .help = "iterations of a dependent arithmetic loop per op (0 = empty op)" },
 	[P_HOLD] = { .name = "hold", .kind = BT_P_ENUM, .def = "none", .choices = hold_choices,
-		     .help = "harness test: hold a scratch file and a child process per run, cell or rep" },
+		     .help = "harness test: hold a scratch file and a child process per run, cell or rep",
+		     .flags = BT_PF_QUIET },
 };
 
 /* A held resource pair: a child process and a scratch file naming it. */
