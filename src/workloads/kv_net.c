@@ -61,7 +61,7 @@ int kv_net_have(enum kv_backend b)
 }
 
 /* The kind of a failed system call's errno. */
-static int errno_kind(int e)
+__attribute__((unused)) static int errno_kind(int e)
 {
 	switch (e) {
 	case EAGAIN:
@@ -604,6 +604,7 @@ int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *len
 	for (size_t i = 0; i < n; i += SUM_BATCH) {
 		size_t k = n - i < SUM_BATCH ? n - i : SUM_BATCH;
 
+		(void)k;
 		switch (c->cf->backend) {
 #if BT_HAVE_LIBMEMCACHED
 		case B_MEMCACHED: {
