@@ -1010,7 +1010,7 @@ static int kv_verify(struct bt_job *job, struct bt_err *err)
 {
 	struct kv_state *s = job->state;
 	struct kv_run *rs = job->run_state;
-	uint64_t ok = 0, maybe = 0, sum = 0;
+	uint64_t ok = 0, maybe = 0, sum = 0, reqs = 0;
 	uint32_t *ids = NULL;
 	char **keys = NULL, *block = NULL, msg[256] = "";
 	size_t *lens = NULL;
@@ -1021,6 +1021,12 @@ static int kv_verify(struct bt_job *job, struct bt_err *err)
 		ok += s->wres[c].incr_ok;
 		maybe += s->wres[c].incr_maybe;
 		unsynced += s->cf.noreply && !s->wres[c].synced;
+		reqs += s->wres[c].iters;
+	}
+	if (ok == 0 && reqs > 0) {
+		rc = bt_err_set(err, -EIO, "no increment succeeded (%" PRIu64 " tried): see the error counters",
+				reqs);
+		goto out;
 	}
 	if (s->backend == B_GEARMAN) {
 		rs->gw_submitted = ok;

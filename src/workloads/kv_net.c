@@ -258,18 +258,20 @@ static int rd_connect(struct kv_conn *c, int *kind, char *msg, size_t n)
 		return -1;
 	}
 	redisSetTimeout(c->rc, tv);
+	/* One round trip now (like memcached's version): a server that does not answer, or wants AUTH, says so here. */
 	if (cf->password[0] == '\0')
-		return 0;
-	rep = redisCommand(c->rc, "AUTH %s", cf->password);
+		rep = redisCommand(c->rc, "PING");
+	else
+		rep = redisCommand(c->rc, "AUTH %s", cf->password);
 	if (rep == NULL) {
 		*kind = rd_kind(c->rc, errno);
-		snprintf(msg, n, "redis %s:%d: AUTH: %s", cf->addr.host, cf->addr.port, c->rc->errstr);
+		snprintf(msg, n, "redis %s:%d: %s", cf->addr.host, cf->addr.port, c->rc->errstr);
 		return -1;
 	}
 	if (rep->type == REDIS_REPLY_ERROR) {
 		*kind = E_PROTOCOL;
-		snprintf(msg, n, "redis %s:%d: AUTH refused: %s", cf->addr.host, cf->addr.port,
-			 rep->str);
+		snprintf(msg, n, "redis %s:%d: %s: %s", cf->addr.host, cf->addr.port,
+			 cf->password[0] ? "AUTH refused" : "PING refused", rep->str);
 		freeReplyObject(rep);
 		return -1;
 	}
@@ -639,8 +641,13 @@ int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *len
 				snprintf(msg, mn, "%s", res[k - 1].msg);
 				return -1;
 			}
-			for (size_t j = 0; j < k; j++)
+			for (size_t j = 0; j < k; j++) {
+				if (res[j].rc < 0) {
+					snprintf(msg, mn, "%s", res[j].msg);
+					return -1;
+				}
 				*sum += res[j].value;
+			}
 			break;
 		}
 #endif
