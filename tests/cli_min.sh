@@ -38,5 +38,18 @@ fi
 "$BT" run null ops=1000 reps=1 warmup=0 --no-record --format csv >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && grep -q '^null,done,1,' "$T/out" && ok "null still runs" || bad "null still runs" "rc=$rc $(cat "$T/err")"
 
+# kv: inproc runs without any client library; a network backend is refused in one line naming the package.
+"$BT" run kv backend=inproc clients=4 iterations=50 reps=1 warmup=0 --no-record >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '200 keys read back\|sum 200 = 200 increments' "$T/out" && ok "kv inproc runs in a minimal build" ||
+	bad "kv inproc runs in a minimal build" "rc=$rc $(cat "$T/err")"
+for b in memcached:libmemcached-dev redis:libhiredis-dev gearman:libgearman-dev; do
+	"$BT" run kv backend=${b%%:*} --no-record >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "apt install ${b#*:}" "$T/err"; then
+		ok "kv backend=${b%%:*}: refused, naming ${b#*:}"
+	else
+		bad "kv backend=${b%%:*} refused" "rc=$rc err=$(cat "$T/err")"
+	fi
+done
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]

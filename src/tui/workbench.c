@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/which.h"
 #include "tui/app.h"
 #include "tui/doctor_panel.h"
 #include "workloads/registry.h"
@@ -239,6 +240,17 @@ void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	snprintf(buf, sizeof(buf), "counted in %s; latency = %s", wl->unit ? wl->unit : "?",
 		 wl->lat_what ? wl->lat_what : "per op");
 	put_wrapped(w, in, &y, ROLE_DIM, buf);
+	if (wl->group != NULL && strcmp(wl->group, "kv") == 0) {
+		/* Which servers server=spawn can start here (gearmand lives in sbin). */
+		snprintf(buf, sizeof(buf), "servers: memcached %s, redis-server %s, gearmand %s",
+			 bt_which("memcached", NULL, 0) == 0 ? "installed" : "missing",
+			 bt_which("redis-server", NULL, 0) == 0 ? "installed" : "missing",
+			 bt_which("gearmand", NULL, 0) == 0 ||
+					 bt_which("/usr/sbin/gearmand", NULL, 0) == 0
+				 ? "installed"
+				 : "missing");
+		put_wrapped(w, in, &y, ROLE_DIM, buf);
+	}
 	if (pl != NULL && y < in.y + in.h) {
 		int reps = (int)pl->vals[bt_plan_index(pl, "reps")][0].i;
 		int warm = (int)pl->vals[bt_plan_index(pl, "warmup")][0].i;
