@@ -424,6 +424,21 @@ static void insert_text(char *buf, const struct sql_spec *s, const int64_t *vals
 	}
 }
 
+/* prepared=off: text with each ? replaced by the next value. */
+static const char *subst(char *buf, const char *text, const int64_t *vals)
+{
+	char *p = buf;
+
+	for (; *text; text++) {
+		if (*text == '?')
+			p += sprintf(p, "%" PRId64, *vals++);
+		else
+			*p++ = *text;
+	}
+	*p = '\0';
+	return buf;
+}
+
 struct wstate {
 	void *conn;
 	void *st_full, *st_tail, *st_up, *st_sel;
@@ -477,7 +492,7 @@ static int sql_worker(struct bt_worker *w)
 	enum sql_rc r;
 
 	ws.vals = calloc(s->batch, sizeof(*ws.vals));
-	ws.text = malloc(64 + 24 * s->batch);
+	ws.text = malloc(256 + 24 * s->batch);
 	if (ws.vals == NULL || ws.text == NULL) {
 		rc = bt_worker_fail(w, "out of memory");
 		goto out;
@@ -503,10 +518,12 @@ static int sql_worker(struct bt_worker *w)
 
 			ws.vals[0] = (int64_t)k;
 			t = bt_lat_begin(w);
-			r = be->run(ws.conn, s->prepared ? &ws.st_up : NULL, be->upsert, ws.vals, 1,
-				    NULL, msg, sizeof(msg));
+			r = be->run(ws.conn, s->prepared ? &ws.st_up : NULL,
+				    s->prepared ? be->upsert : subst(ws.text, be->upsert, ws.vals),
+				    ws.vals, 1, NULL, msg, sizeof(msg));
 			if (r == SQL_OK)
-				r = be->run(ws.conn, s->prepared ? &ws.st_sel : NULL, be->select,
+				r = be->run(ws.conn, s->prepared ? &ws.st_sel : NULL,
+					    s->prepared ? be->select : subst(ws.text, be->select, &other),
 					    &other, 1, &got, msg, sizeof(msg));
 			bt_lat_end(w, t);
 		} else {
