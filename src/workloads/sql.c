@@ -386,7 +386,9 @@ static int sql_verify(struct bt_job *job, struct bt_err *err)
 	if (found < 0 || (uint64_t)found != want)
 		return bt_err_set(err, -EIO, "%s = %" PRId64 ", want %" PRIu64 " %s committed", what,
 				  found, want, things);
-	bt_err_set(err, 0, "%s = %" PRIu64 " %s committed", what, want, things);
+	bt_err_set(err, 0, "%s = %" PRIu64 " %s committed%s", what, want, things,
+		   s->insert == I_DELAYED && !s->delayed
+			   ? " (this engine refuses DELAYED, error 1616: plain INSERT ran)" : "");
 	return 0;
 }
 
