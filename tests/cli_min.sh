@@ -20,7 +20,7 @@ line=$(grep '^cipher ' <<<"$out")
 [ $rc -eq 0 ] && [[ "$line" == *"[unavailable: $WHY]" ]] && ok "list: cipher unavailable, with the reason" ||
 	bad "list: cipher unavailable" "$out"
 n=$(grep -c 'unavailable' <<<"$out")
-[ "$n" -eq 1 ] && ok "list: only cipher is unavailable" || bad "list: only cipher" "$out"
+[ "$n" -eq 2 ] && ok "list: only cipher and sql are unavailable" || bad "list: only cipher and sql" "$out"
 out=$("$BT" list cipher); rc=$?
 [ $rc -eq 0 ] && grep -qxF "  UNAVAILABLE: $WHY" <<<"$out" && ok "list cipher: UNAVAILABLE line" ||
 	bad "list cipher" "$out"
@@ -34,6 +34,14 @@ else
 fi
 [ ! -d "$XDG_STATE_HOME/benchtop/sessions" ] || [ -z "$(ls -A "$XDG_STATE_HOME/benchtop/sessions")" ] &&
 	ok "refused run records nothing" || bad "refused run records nothing"
+
+# sql without SQLite and libmariadb: a stub that says what to install.
+SQLWHY="built without SQLite and without the MariaDB client (apt install libsqlite3-dev libmariadb-dev; then rebuild)"
+line=$(grep '^sql ' <<<"$("$BT" list)")
+[[ "$line" == *"[unavailable: $SQLWHY]" ]] && ok "list: sql unavailable, with the reason" || bad "list: sql" "$line"
+"$BT" run sql backend=sqlite >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$T/err")" = "benchtop: sql is unavailable: $SQLWHY" ] && ok "run sql: exit 2, one line" ||
+	bad "run sql" "rc=$rc err=$(cat "$T/err")"
 
 "$BT" run null ops=1000 reps=1 warmup=0 --no-record --format csv >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && grep -q '^null,done,1,' "$T/out" && ok "null still runs" || bad "null still runs" "rc=$rc $(cat "$T/err")"
