@@ -8,6 +8,7 @@ extern const struct bt_workload bt_wl_pipeline;
 extern const struct bt_workload bt_wl_hash;
 extern const struct bt_workload bt_wl_cipher;
 extern const struct bt_workload bt_wl_events;
+extern const struct bt_workload bt_wl_http;
 
 const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_pipeline,
@@ -15,6 +16,7 @@ const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_hash,
 	&bt_wl_cipher,
 	&bt_wl_events,
+	&bt_wl_http,
 	&bt_wl_null,
 };
 
