@@ -9,6 +9,8 @@ extern const struct bt_workload bt_wl_hash;
 extern const struct bt_workload bt_wl_cipher;
 extern const struct bt_workload bt_wl_kv;
 extern const struct bt_workload bt_wl_sql;
+extern const struct bt_workload bt_wl_events;
+extern const struct bt_workload bt_wl_http;
 
 const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_pipeline,
@@ -17,6 +19,8 @@ const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_cipher,
 	&bt_wl_kv,
 	&bt_wl_sql,
+	&bt_wl_events,
+	&bt_wl_http,
 	&bt_wl_null,
 };
 
