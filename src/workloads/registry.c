@@ -7,12 +7,22 @@ extern const struct bt_workload bt_wl_locks;
 extern const struct bt_workload bt_wl_pipeline;
 extern const struct bt_workload bt_wl_hash;
 extern const struct bt_workload bt_wl_cipher;
+extern const struct bt_workload bt_wl_copy;
+extern const struct bt_workload bt_wl_convert;
+extern const struct bt_workload bt_wl_grep;
+extern const struct bt_workload bt_wl_sort;
+extern const struct bt_workload bt_wl_scan;
 
 const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_pipeline,
 	&bt_wl_locks,
 	&bt_wl_hash,
 	&bt_wl_cipher,
+	&bt_wl_copy,
+	&bt_wl_convert,
+	&bt_wl_grep,
+	&bt_wl_sort,
+	&bt_wl_scan,
 	&bt_wl_null,
 };
 
