@@ -58,6 +58,20 @@ for b in memcached:libmemcached-dev redis:libhiredis-dev gearman:libgearman-dev;
 		bad "kv backend=${b%%:*} refused" "rc=$rc err=$(cat "$T/err")"
 	fi
 done
+# Without liburing, copy and convert still run; method=uring alone is refused with the package.
+URING="method=uring: built without liburing (apt install liburing-dev; then rebuild with -Dliburing=enabled)"
+for wl in copy convert; do
+	"$BT" run $wl method=uring size=64K reps=1 warmup=0 dir="$T/scratch-$wl" --no-record >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(cat "$T/err")" = "benchtop: $URING" ] && [ ! -e "$T/scratch-$wl" ]; then
+		ok "run $wl method=uring: exit 2, the package named"
+	else
+		bad "run $wl method=uring" "rc=$rc err=$(cat "$T/err")"
+	fi
+	"$BT" run $wl method=rw size=64K reps=1 warmup=0 dir="$T/scratch-$wl" --no-record --format csv >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 0 ] && grep -q "^$wl,done,1," "$T/out" && [ ! -e "$T/scratch-$wl" ] &&
+		ok "$wl method=rw still runs" || bad "$wl method=rw still runs" "rc=$rc $(cat "$T/err") $(cat "$T/out")"
+done
+"$BT" list copy | grep -q 'uring' && ok "list copy: uring listed" || bad "list copy: uring listed"
 
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]

@@ -11,6 +11,11 @@ extern const struct bt_workload bt_wl_kv;
 extern const struct bt_workload bt_wl_sql;
 extern const struct bt_workload bt_wl_events;
 extern const struct bt_workload bt_wl_http;
+extern const struct bt_workload bt_wl_copy;
+extern const struct bt_workload bt_wl_convert;
+extern const struct bt_workload bt_wl_grep;
+extern const struct bt_workload bt_wl_sort;
+extern const struct bt_workload bt_wl_scan;
 
 const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_pipeline,
@@ -21,6 +26,11 @@ const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_sql,
 	&bt_wl_events,
 	&bt_wl_http,
+	&bt_wl_copy,
+	&bt_wl_convert,
+	&bt_wl_grep,
+	&bt_wl_sort,
+	&bt_wl_scan,
 	&bt_wl_null,
 };
 
