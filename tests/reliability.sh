@@ -160,5 +160,29 @@ else
 	skip "failed start removes the reserved recording" "needs root and tmpfs"
 fi
 
+# ---- 12. cipher: more than the machine has is refused; Ctrl-C in a long setup stops it ----
+bt run cipher size=64G --no-record >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -Eq '^benchtop: size=64G: needs 128(.0)?GiB for its plaintext and ciphertext, more than the .* this machine has available$' "$T/err" &&
+	ok "cipher size=64G: refused before allocating" || bad "cipher size=64G" "rc=$rc $(cat "$T/err")"
+# size=2G spends seconds filling and encrypting its reference in setup; SIGINT once the
+# plaintext is being written (RSS past 256 MiB) must end it within one 64 MiB chunk.
+"$BT" run cipher size=2G reps=1 warmup=0 --no-record >/dev/null 2>"$T/err" &
+pid=$!
+for _ in $(seq 1 400); do
+	rss=$(awk '/^VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null || echo 0)
+	[ "${rss:-0}" -gt 262144 ] && break
+	sleep 0.02
+done
+kill -INT $pid
+for _ in $(seq 1 150); do kill -0 $pid 2>/dev/null || break; sleep 0.02; done
+if kill -0 $pid 2>/dev/null; then
+	bad "cipher size=2G: Ctrl-C in setup" "still running 3 s after SIGINT"
+	kill -9 $pid
+fi
+wait $pid; rc=$?
+[ $rc -eq 130 ] && grep -q 'interrupted' "$T/err" && ok "cipher size=2G: Ctrl-C in setup ends it at once, interrupted" ||
+	bad "cipher Ctrl-C in setup" "rc=$rc $(cat "$T/err")"
+
 echo "# $pass passed, $failn failed, $skipn skipped"
 [ $failn -eq 0 ]

@@ -182,19 +182,34 @@ static void read_first_line(const char *path, char *buf, size_t n)
 	fclose(f);
 }
 
-static uint64_t read_mem_total(void)
+/* A "Name:   N kB" line of /proc/meminfo in bytes; 0 when absent. */
+static uint64_t read_meminfo(const char *name)
 {
 	unsigned long long kb = 0;
+	size_t len = strlen(name);
 	char line[256];
 	FILE *f = fopen("/proc/meminfo", "re");
 
 	if (f == NULL)
 		return 0;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, name, len) == 0 && line[len] == ':') {
+			kb = strtoull(line + len + 1, NULL, 10);
 			break;
+		}
+	}
 	fclose(f);
 	return (uint64_t)kb * 1024;
+}
+
+static uint64_t read_mem_total(void)
+{
+	return read_meminfo("MemTotal");
+}
+
+uint64_t bt_sysinfo_mem_available(void)
+{
+	return read_meminfo("MemAvailable");
 }
 
 static int count_allowed_cpus(void)

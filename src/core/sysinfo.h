@@ -78,4 +78,11 @@ struct bt_sysinfo_field {
 extern const struct bt_sysinfo_field bt_sysinfo_fields[];
 extern const size_t bt_sysinfo_nfields;
 
+/*
+ * Memory the kernel says a new allocation can have without swapping
+ * (MemAvailable, bytes); 0 when it cannot be read. For workloads that
+ * allocate by a parameter (cipher size=) to refuse before they start.
+ */
+uint64_t bt_sysinfo_mem_available(void);
+
 #endif

@@ -244,6 +244,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.ops = (uint64_t)common(pl, C_OPS)->i,
 		.duration_ns = (uint64_t)common(pl, C_DURATION)->i,
 		.lat_on = (int)common(pl, C_LAT)->i,
+		.cancel = &r->cancel,
 	};
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
@@ -260,6 +261,9 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	if (wl->setup(&job, &err) < 0) {
 		snprintf(r->verify, sizeof(r->verify), "setup: %s", err.msg);
 		bt_job_shared_free_all(&job);
+		/* A long setup that saw the cancel (bt_job_cancelled) gave up: interrupted, not failed. */
+		if (atomic_load(&r->cancel))
+			return -EINTR;
 		return 0;
 	}
 	pthread_mutex_lock(&r->snap_lock);

@@ -121,6 +121,13 @@ struct bt_job {
 	 * the bytes still resident after a cache drop.
 	 */
 	uint64_t metric[BT_METRICS_MAX];
+	/*
+	 * Raised when the run is cancelled (Ctrl-C, SIGTERM, the TUI's Esc). A
+	 * setup that takes long (filling gigabytes, generating files) checks
+	 * bt_job_cancelled between chunks and returns an error: the runner then
+	 * ends the rep as interrupted, not failed. NULL outside a run.
+	 */
+	const _Atomic int *cancel;
 };
 
 /* Engine bits for struct bt_workload.engines (engine.h enum bt_engine_kind). */
@@ -188,6 +195,12 @@ static inline const struct bt_value *bt_job_param(const struct bt_job *job, int 
  * setup, on the controller thread.
  */
 void *bt_job_shared_alloc(struct bt_job *job, size_t size);
+
+/* True once the run is cancelled: a long setup stops between chunks. */
+static inline int bt_job_cancelled(const struct bt_job *job)
+{
+	return job->cancel != NULL && atomic_load_explicit(job->cancel, memory_order_relaxed) != 0;
+}
 
 /* Set rep-level metric m (from setup or verify, on the controller thread). */
 static inline void bt_job_metric(struct bt_job *job, int m, uint64_t v)

@@ -55,6 +55,7 @@
 #if BT_HAVE_OPENMP
 #include <omp.h>
 #endif
+#include "core/sysinfo.h"
 #include "core/units.h"
 #include "engines/pin.h"
 #include "engines/workload.h"
@@ -182,6 +183,20 @@ static int cipher_check(const struct bt_value *const *p, struct bt_err *err)
 				  "buffer=%s: must be at most size=%s, and both multiples of the %" PRIu64
 				  "-byte unit (grain=, else the block)", p[P_BUFFER]->text,
 				  p[P_SIZE]->text, grain ? grain : (uint64_t)bs);
+	/* Plaintext and ciphertext (one output block per thread with buffer=) must fit in memory. */
+	{
+		uint64_t in = buf ? buf : size, need = in + (buf ? buf * (uint64_t)p[P_THREADS]->i : size);
+		uint64_t avail = bt_sysinfo_mem_available();
+		char nb[32], ab[32];
+
+		if (avail != 0 && need > avail / 10 * 9) {
+			bt_fmt_bytes((double)need, nb, sizeof(nb));
+			bt_fmt_bytes((double)avail, ab, sizeof(ab));
+			return bt_err_set(err, -ENOMEM,
+					  "size=%s: needs %s for its plaintext and ciphertext, more than the %s this machine has available",
+					  p[P_SIZE]->text, nb, ab);
+		}
+	}
 	return 0;
 }
 
@@ -278,12 +293,29 @@ static void sha256(const unsigned char *p, size_t n, unsigned char out[32])
 	EVP_Digest(p, n, out, NULL, EVP_sha256(), NULL);
 }
 
+/* A chunk of the setup's own bulk work: a cancel is seen within one. */
+#define SETUP_CHUNK (64u << 20)
+
+/* The whole buffer encrypted into s->out, 64 MiB at a time, giving up on cancel. */
+static int encrypt_chunked(struct cipher_state *s, const struct bt_job *job, struct bt_err *err)
+{
+	for (size_t off = 0; off < s->size; off += SETUP_CHUNK) {
+		size_t len = s->size - off < SETUP_CHUNK ? s->size - off : SETUP_CHUNK;
+
+		if (bt_job_cancelled(job))
+			return bt_err_set(err, -EINTR, "cancelled");
+		if (encrypt_span(s, 0, s->in + off, s->out + off, len) < 0)
+			return bt_err_set(err, -EIO, "%s: encryption failed", algo_choices[s->algo]);
+	}
+	return 0;
+}
+
 /*
  * The SHA-256 every mode's ciphertext must have: from the cache, or made by
  * one bulk encryption of the whole buffer into s->out (which setup clears
  * afterwards).
  */
-static int reference(struct cipher_state *s, struct bt_err *err)
+static int reference(struct cipher_state *s, const struct bt_job *job, struct bt_err *err)
 {
 	int rc = 0, i;
 
@@ -293,8 +325,8 @@ static int reference(struct cipher_state *s, struct bt_err *err)
 			break;
 	if (i < NCACHE) {
 		memcpy(s->ref, refs[i].sha, 32);
-	} else if (encrypt_span(s, 0, s->in, s->out, s->size) < 0) {
-		rc = bt_err_set(err, -EIO, "%s: encryption failed", algo_choices[s->algo]);
+	} else if ((rc = encrypt_chunked(s, job, err)) < 0) {
+		;
 	} else {
 		sha256(s->out, s->size, s->ref);
 		i = refs_next++ % NCACHE;
@@ -393,13 +425,18 @@ static int cipher_setup(struct bt_job *job, struct bt_err *err)
 	for (size_t i = 0; i < s->buffer; i += 8) {
 		uint64_t v;
 
+		if (i % SETUP_CHUNK == 0 && bt_job_cancelled(job)) {
+			rc = bt_err_set(err, -EINTR, "cancelled");
+			goto fail;
+		}
+
 		x ^= x >> 12;
 		x ^= x << 25;
 		x ^= x >> 27;
 		v = x * 2685821657736338717ull;
 		memcpy(s->in + i, &v, s->buffer - i < 8 ? s->buffer - i : 8);
 	}
-	rc = s->buffer < s->size ? block_reference(s, err) : reference(s, err);
+	rc = s->buffer < s->size ? block_reference(s, err) : reference(s, job, err);
 	if (rc < 0)
 		goto fail;
 	memset(s->out, 0, alloc);
