@@ -439,7 +439,13 @@ static int cipher_setup(struct bt_job *job, struct bt_err *err)
 	rc = s->buffer < s->size ? block_reference(s, err) : reference(s, job, err);
 	if (rc < 0)
 		goto fail;
-	memset(s->out, 0, alloc);
+	for (size_t off = 0; off < alloc; off += SETUP_CHUNK) {
+		if (bt_job_cancelled(job)) {
+			rc = bt_err_set(err, -EINTR, "cancelled");
+			goto fail;
+		}
+		memset(s->out + off, 0, alloc - off < SETUP_CHUNK ? alloc - off : SETUP_CHUNK);
+	}
 
 	job->nworkers = 1;
 	job->team = s->mode == M_SERIAL ? 0 : s->threads;
