@@ -221,67 +221,30 @@ int bt_cli_run_plan(const struct bt_workload *wl, const struct bt_plan *pl,
 int bt_cli_parse_args(const char *cmd, const char *what, int allow_plan, int argc, char **argv,
 		      struct bt_cli_args *a)
 {
+	const char *format = NULL, *plan = NULL;
+	const struct bt_front_opt opts[] = {
+		{ "--plan", &plan, NULL },	/* run only: dropped below for rerun */
+		{ "--save-plan", &a->save_plan, NULL },
+		{ "--record", &a->run.record, NULL },
+		{ "--no-record", NULL, &a->run.no_record },
+		{ "--format", &format, NULL },
+		{ "--quiet", NULL, &a->run.quiet },
+	};
+	struct bt_front_args fa;
+	struct bt_err err = { "" };
+
 	a->run.fmt = BT_FMT_TEXT;
-	a->kv = calloc((size_t)argc + 1, sizeof(*a->kv));
-	if (a->kv == NULL)
+	if (bt_front_parse_args(cmd, what, opts + !allow_plan, (int)(sizeof(opts) / sizeof(opts[0])) - !allow_plan,
+				argc, argv, &fa, &err) < 0) {
+		bt_cli_error("%s", err.msg);
 		return -1;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		size_t nlen = strlen(arg);
-
-		if (arg[0] != '-' || arg[1] != '-') {
-			if (strchr(arg, '=') != NULL) {
-				a->kv[a->nkv++] = argv[i];
-			} else if (a->positional == NULL) {
-				a->positional = arg;
-			} else {
-				bt_cli_error("%s: expected key=value (the %s is already %s)", arg, what,
-					     a->positional);
-				return -1;
-			}
-			continue;
-		}
-		eq = strchr(arg, '=');
-		if (eq != NULL) {
-			val = eq + 1;
-			nlen = (size_t)(eq - arg);
-		}
-		if (nlen == 11 && !strncmp(arg, "--no-record", nlen) && val == NULL) {
-			a->run.no_record = 1;
-			continue;
-		}
-		if (nlen == 7 && !strncmp(arg, "--quiet", nlen) && val == NULL) {
-			a->run.quiet = 1;
-			continue;
-		}
-		const char **dst = NULL;
-		int is_format = 0;
-
-		if (allow_plan && nlen == 6 && !strncmp(arg, "--plan", 6))
-			dst = &a->plan;
-		else if (nlen == 11 && !strncmp(arg, "--save-plan", 11))
-			dst = &a->save_plan;
-		else if (nlen == 8 && !strncmp(arg, "--record", 8))
-			dst = &a->run.record;
-		else if (nlen == 8 && !strncmp(arg, "--format", 8))
-			is_format = 1;
-		else {
-			bt_cli_error("%s: unknown option %.*s (allowed: %s--save-plan, --record, --no-record, --format, --quiet)",
-				     cmd, (int)nlen, arg, allow_plan ? "--plan, " : "");
-			return -1;
-		}
-		if (val == NULL) {
-			if (i + 1 >= argc) {
-				bt_cli_error("%s needs a value", arg);
-				return -1;
-			}
-			val = argv[++i];
-		}
-		if (dst != NULL)
-			*dst = val;
-		else if (is_format && bt_cli_format(val, &a->run.fmt) < 0)
-			return -1;
 	}
+	a->positional = fa.positional;
+	a->plan = plan;
+	a->nkv = fa.nkv;
+	a->kv = fa.kv;
+	if (format != NULL && bt_cli_format(format, &a->run.fmt) < 0)
+		return -1;
 	if (a->run.record && a->run.record[0] == '\0') {
 		bt_cli_error("--record needs a file name (or --no-record)");
 		return -1;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -70,6 +71,72 @@ out:
 	if (rc < 0)
 		bt_plan_destroy(pl);
 	return rc;
+}
+
+int bt_front_parse_args(const char *cmd, const char *what, const struct bt_front_opt *opts, int nopts,
+			int argc, char **argv, struct bt_front_args *out, struct bt_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->kv = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*out->kv));
+	if (out->kv == NULL)
+		return bt_err_set(err, -ENOMEM, "out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
+		const struct bt_front_opt *o = NULL;
+		size_t nlen = strlen(arg);
+
+		if (arg[0] != '-' || arg[1] != '-') {
+			if (eq != NULL) {
+				out->kv[out->nkv++] = argv[i];
+			} else if (out->positional == NULL) {
+				out->positional = arg;
+			} else {
+				bt_err_set(err, -EINVAL, "%s: expected key=value (the %s is already %s)", arg,
+					   what, out->positional);
+				goto fail;
+			}
+			continue;
+		}
+		if (eq != NULL) {
+			nlen = (size_t)(eq - arg);
+			val = eq + 1;
+		}
+		for (int k = 0; k < nopts && o == NULL; k++)
+			if (strlen(opts[k].name) == nlen && strncmp(opts[k].name, arg, nlen) == 0)
+				o = &opts[k];
+		if (o == NULL) {
+			char allowed[512] = "";
+			size_t n = 0;
+
+			for (int k = 0; k < nopts && n < sizeof(allowed); k++)
+				n += (size_t)snprintf(allowed + n, sizeof(allowed) - n, "%s%s", k ? ", " : "",
+						      opts[k].name);
+			bt_err_set(err, -EINVAL, "%s%sunknown option %.*s (allowed: %s)", cmd,
+				   cmd[0] ? ": " : "", (int)nlen, arg, allowed);
+			goto fail;
+		}
+		if (o->value == NULL) {
+			if (val != NULL) {
+				bt_err_set(err, -EINVAL, "%s takes no value", o->name);
+				goto fail;
+			}
+			*o->flag = 1;
+			continue;
+		}
+		if (val == NULL) {
+			if (i + 1 >= argc) {
+				bt_err_set(err, -EINVAL, "%s needs a value", o->name);
+				goto fail;
+			}
+			val = argv[++i];
+		}
+		*o->value = val;
+	}
+	return 0;
+fail:
+	free(out->kv);
+	memset(out, 0, sizeof(*out));
+	return -EINVAL;
 }
 
 int bt_front_record_path(char *buf, size_t n, const char *workload, struct bt_err *err)

@@ -82,4 +82,34 @@ int bt_front_signalled(void);
  */
 int bt_front_signal_fd(void);
 
+/*
+ * The one command-line grammar of both faces (run, rerun and the
+ * workbench): an argument starting with "--" is an option from the face's
+ * table, "--name VALUE" or "--name=VALUE" when it takes a value, "--name"
+ * alone when it is a flag; any other argument holding '=' is a key=value
+ * setting, kept in order; the one argument left names what the command works
+ * on (the workload, the recording). Options may come anywhere.
+ */
+struct bt_front_opt {
+	const char *name;	/* "--record" */
+	const char **value;	/* takes a value, stored here; NULL for a flag */
+	int *flag;		/* a flag: set to 1 when given */
+};
+
+struct bt_front_args {
+	const char *positional;	/* NULL when none was given */
+	int nkv;
+	char **kv;		/* the key=value settings in order; malloc'd, free() it */
+};
+
+/*
+ * Parse argv[1..argc-1] against opts[0..nopts-1]. what names the positional
+ * in messages ("workload"); cmd prefixes the unknown-option message ("run");
+ * "" for none. 0, or -EINVAL with one line in err ("run: unknown option
+ * --bogus (allowed: --plan, --record)", "--record needs a value", "x: expected
+ * key=value (the workload is already null)"); out->kv is freed then.
+ */
+int bt_front_parse_args(const char *cmd, const char *what, const struct bt_front_opt *opts, int nopts,
+			int argc, char **argv, struct bt_front_args *out, struct bt_err *err);
+
 #endif

@@ -491,109 +491,74 @@ static void handle_key(struct bt_app *a, int ch)
  * [--theme NAME] [--refresh MS] [WORKLOAD] [key=value ...]: the options and
  * a starting plan. Errors are one line on stderr; returns -1 then.
  */
-static int parse_args(struct bt_app *a, int argc, char **argv, const char **wlname, int *firstkv,
-		      const char **cast)
+/*
+ * The workbench's command line, in the grammar every face reads
+ * (bt_front_parse_args): --theme NAME, --refresh MS, --cast FILE, a
+ * workload and key=value settings, in any order. On success *args holds the
+ * workload and the settings (free args->kv).
+ */
+static int parse_args(struct bt_app *a, int argc, char **argv, const char *what,
+		      struct bt_front_args *args, const char **cast)
 {
-	*wlname = NULL;
-	*firstkv = argc;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq = strchr(arg, '=');
-		size_t nlen = strlen(arg);
+	const char *theme = NULL, *refresh = NULL;
+	const struct bt_front_opt opts[] = {
+		{ "--theme", &theme, NULL },
+		{ "--refresh", &refresh, NULL },
+		{ "--cast", cast, NULL },
+	};
+	struct bt_err err = { "" };
 
-		if (arg[0] != '-') {
-			if (eq == NULL && *wlname == NULL && *firstkv == argc) {
-				*wlname = arg;
-				continue;
-			}
-			if (eq != NULL) {
-				if (*firstkv == argc)
-					*firstkv = i;
-				continue;
-			}
-			if (*wlname != NULL)
-				fprintf(stderr, "benchtop: %s: expected key=value (the workload is already %s)\n",
-					arg, *wlname);
-			else
-				fprintf(stderr, "benchtop: %s: the workload comes before key=value\n", arg);
-			return -1;
-		}
-		if (arg[1] == '-' && eq != NULL) {
-			nlen = (size_t)(eq - arg);
-			val = eq + 1;
-		} else if (i + 1 < argc) {
-			val = argv[i + 1];
-		}
-		if (nlen == 6 && !strncmp(arg, "--cast", 6)) {
-			if (val == NULL || val[0] == '\0') {
-				fprintf(stderr, "benchtop: --cast needs a file name\n");
-				return -1;
-			}
-			if (eq == NULL)
-				i++;
-			*cast = val;
-			continue;
-		}
-		if ((nlen == 7 && !strncmp(arg, "--theme", 7)) ||
-		    (nlen == 9 && !strncmp(arg, "--refresh", 9))) {
-			if (val == NULL) {
-				fprintf(stderr, "benchtop: %.*s needs a value\n", (int)nlen, arg);
-				return -1;
-			}
-			if (eq == NULL)
-				i++;
-			if (nlen == 7) {
-				snprintf(a->theme_name, sizeof(a->theme_name), "%s", val);
-			} else {
-				char *end;
-				long ms = strtol(val, &end, 10);
-
-				if (*val == '\0' || *end != '\0' || ms < 20 || ms > 10000) {
-					fprintf(stderr, "benchtop: --refresh %s: must be 20..10000 (milliseconds)\n",
-						val);
-					return -1;
-				}
-				a->refresh_ms = (int)ms;
-			}
-			continue;
-		}
-		fprintf(stderr, "benchtop: unknown option %.*s (the workbench takes --theme NAME, --refresh MS, --cast FILE, a workload and key=value; see benchtop --help)\n",
-			(int)nlen, arg);
+	if (bt_front_parse_args("", what, opts, (int)(sizeof(opts) / sizeof(opts[0])), argc, argv,
+				args, &err) < 0) {
+		fprintf(stderr, "benchtop: %s (see benchtop --help)\n", err.msg);
 		return -1;
 	}
+	if (*cast != NULL && (*cast)[0] == '\0') {
+		fprintf(stderr, "benchtop: --cast needs a file name\n");
+		goto fail;
+	}
+	if (theme != NULL)
+		snprintf(a->theme_name, sizeof(a->theme_name), "%s", theme);
+	if (refresh != NULL) {
+		char *end;
+		long ms = strtol(refresh, &end, 10);
+
+		if (*refresh == '\0' || *end != '\0' || ms < 20 || ms > 10000) {
+			fprintf(stderr, "benchtop: --refresh %s: must be 20..10000 (milliseconds)\n", refresh);
+			goto fail;
+		}
+		a->refresh_ms = (int)ms;
+	}
 	return 0;
+fail:
+	free(args->kv);
+	args->kv = NULL;
+	return -1;
 }
 
 /* Apply the command line's workload and key=value to the form's plan, before the screen opens. */
-static int apply_args(struct bt_app *a, int argc, char **argv, const char *wlname, int firstkv)
+static int apply_args(struct bt_app *a, const struct bt_front_args *args)
 {
 	struct bt_err err = { "" };
-	char **kv = calloc((size_t)argc + 1, sizeof(*kv));
-	int nkv = 0, rc;
+	int rc;
 
-	if (kv == NULL)
-		return -1;
-	if (wlname != NULL) {
-		const struct bt_workload *wl = bt_workload_find(wlname);
+	if (args->positional != NULL) {
+		const struct bt_workload *wl = bt_workload_find(args->positional);
 		int w = -1;
 
 		for (size_t i = 0; i < bt_nworkloads; i++)
 			if (bt_workloads[i] == wl)
 				w = (int)i;
 		if (w < 0) {
-			fprintf(stderr, "benchtop: %s: no such workload (see benchtop list)\n", wlname);
-			free(kv);
+			fprintf(stderr, "benchtop: %s: no such workload (see benchtop list)\n", args->positional);
 			return -1;
 		}
 		bt_wb_select(a, w);
 	}
-	for (int i = firstkv; i < argc; i++)
-		if (strchr(argv[i], '=') != NULL && argv[i][0] != '-')
-			kv[nkv++] = argv[i];
 	/* As the CLI reads them (a key given twice is refused). */
-	rc = bt_front_set_args(bt_form_plan(a), kv, nkv, &err);
+	rc = bt_front_set_args(bt_form_plan(a), args->kv, args->nkv, &err);
 	if (rc < 0)
 		fprintf(stderr, "benchtop: %s\n", err.msg);
-	free(kv);
 	return rc;
 }
 
@@ -648,14 +613,15 @@ static void loop(struct bt_app *a)
  * replay of a recording, which is read before the screen opens so that a
  * bad file is one line on stderr.
  */
-static int tui_session(int argc, char **argv, const char *replay)
+static int tui_session(int argc, char **argv, int replaying)
 {
 	static struct bt_app app;
 	struct bt_app *a = &app;
-	const char *wlname, *cast = NULL;
+	struct bt_front_args args;
+	const char *cast = NULL, *replay;
 	const char *nc = getenv("NO_COLOR");
 	struct bt_err err = { "" };
-	int firstkv, status = BT_EXIT_OK;
+	int rc, status = BT_EXIT_OK;
 
 	setlocale(LC_ALL, "");
 	memset(a, 0, sizeof(*a));
@@ -665,20 +631,36 @@ static int tui_session(int argc, char **argv, const char *replay)
 	bt_settings_load(a);
 	if (a->set_theme[0])
 		snprintf(a->theme_name, sizeof(a->theme_name), "%s", a->set_theme);
-	if (parse_args(a, argc, argv, &wlname, &firstkv, &cast) < 0) {
+	if (parse_args(a, argc, argv, replaying ? "recording" : "workload", &args, &cast) < 0) {
 		bt_settings_free(a);
 		return BT_EXIT_USAGE;
 	}
+	/* A replay's one argument is the recording, and it takes no settings. */
+	if (replaying && (args.positional == NULL || args.nkv > 0)) {
+		if (args.nkv > 0)
+			fprintf(stderr, "benchtop: replay: unexpected argument %s (benchtop replay RECORDING [--theme NAME] [--refresh MS] [--cast FILE])\n",
+				args.kv[0]);
+		else
+			fprintf(stderr, "benchtop: replay: which recording? (benchtop replay RECORDING; benchtop sessions lists them)\n");
+		free(args.kv);
+		bt_settings_free(a);
+		return BT_EXIT_USAGE;
+	}
+	replay = replaying ? args.positional : NULL;
 	/* A plan on the command line is what the user asked for, first launch or not. */
-	if (wlname != NULL || firstkv < argc || replay != NULL)
+	if (args.positional != NULL || args.nkv > 0)
 		a->set_first = 0;
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "benchtop: the workbench needs a terminal, and standard %s is not one (headless: benchtop run WORKLOAD ...; see benchtop --help)\n",
 			isatty(STDOUT_FILENO) ? "input" : "output");
+		free(args.kv);
+		bt_settings_free(a);
 		return BT_EXIT_USAGE;
 	}
 	bt_wb_init(a);
-	if (apply_args(a, argc, argv, wlname, firstkv) < 0) {
+	rc = replaying ? 0 : apply_args(a, &args);
+	free(args.kv);
+	if (rc < 0) {
 		bt_wb_destroy(a);
 		bt_settings_free(a);
 		return BT_EXIT_USAGE;
@@ -778,45 +760,14 @@ static int tui_session(int argc, char **argv, const char *replay)
 
 int bt_tui_main(int argc, char **argv)
 {
-	return tui_session(argc, argv, NULL);
+	return tui_session(argc, argv, 0);
 }
 
 /*
  * `benchtop replay RECORDING [--theme NAME] [--refresh MS] [--cast FILE]`:
- * the recording is the one argument that is not an option or its value.
+ * the workbench's own command line, with a recording in the workload's place.
  */
 int bt_tui_replay(int argc, char **argv)
 {
-	char **args = calloc((size_t)argc + 1, sizeof(*args));
-	const char *path = NULL;
-	int n = 0, rc;
-
-	if (args == NULL)
-		return BT_EXIT_FAILED;
-	args[n++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (a[0] == '-') {
-			args[n++] = argv[i];
-			if (a[1] == '-' && strchr(a, '=') == NULL && i + 1 < argc)
-				args[n++] = argv[++i];
-			continue;
-		}
-		if (path != NULL || strchr(a, '=') != NULL) {
-			fprintf(stderr, "benchtop: replay: unexpected argument %s (benchtop replay RECORDING [--theme NAME] [--refresh MS] [--cast FILE])\n",
-				a);
-			free(args);
-			return BT_EXIT_USAGE;
-		}
-		path = a;
-	}
-	if (path == NULL) {
-		fprintf(stderr, "benchtop: replay: which recording? (benchtop replay RECORDING; benchtop sessions lists them)\n");
-		free(args);
-		return BT_EXIT_USAGE;
-	}
-	rc = tui_session(n, args, path);
-	free(args);
-	return rc;
+	return tui_session(argc, argv, 1);
 }
