@@ -164,14 +164,15 @@ left=$(alive $kids)
 mkdir -p "$T/hold"
 for level in run cell rep; do
 	for sig in INT TERM HUP; do
-		as=threads; [ $level = rep ] && as=processes
+		# The children to wait for: the held process, and as processes the 2 workers too.
+		as=threads want=1; [ $level = rep ] && as=processes want=3
 		TMPDIR="$T/hold" "$BT" run null hold=$level as=$as threads=2,3 duration=60s reps=1 warmup=0 \
 			--no-record >/dev/null 2>"$T/h.err" &
 		pid=$!
 		f=
 		for _ in $(seq 1 200); do
 			f=$(ls "$T/hold"/benchtop-hold.$level.* 2>/dev/null | head -1)
-			[ -n "$f" ] && [ -s "$f" ] && [ "$(children $pid | wc -l)" -ge 2 ] && break
+			[ -n "$f" ] && [ -s "$f" ] && [ "$(children $pid | wc -l)" -ge $want ] && break
 			sleep 0.05
 		done
 		kids=$(children $pid)
