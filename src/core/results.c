@@ -266,7 +266,9 @@ static int cell_noise(struct bt_cell *cell, const double *x, int n, const double
 
 	if (flag == NULL)
 		return -ENOMEM;
-	cell->cv_pct = bt_stats_cv(&cell->ops_s);
+	/* In % of the median, as every table's sd% column shows it (bt_stats_cv divides by the mean). */
+	cell->cv_pct = n >= 2 && cell->ops_s.median != 0 ?
+		       100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median) : 0;
 	cell->ci_pct = cell->ops_s.median != 0 ? 100.0 * cell->ops_s.ci95 / fabs(cell->ops_s.median) : 0;
 	cell->out_slow = cell->out_fast = 0;
 	memset(flag, 0, (size_t)n + 1);

@@ -144,7 +144,7 @@ struct bt_cell {
 	int stop;		/* BT_STOP_*: why a reps=auto cell ended (FIXED while it runs) */
 	/*
 	 * Noise over the counted reps (of ops_s), set by summarize: the
-	 * coefficient of variation in %, the reps outside Tukey's fences (slow,
+	 * sd in % of the median (the tables' sd%), the reps outside Tukey's fences (slow,
 	 * fast side), the bimodality flag, the mean steal % (-1 unknown), the
 	 * 95% half-width in % of the median, and noise = BT_NOISE_* marks.
 	 */

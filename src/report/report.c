@@ -621,7 +621,7 @@ static void write_marks(FILE *f, const struct bt_results *res, int md)
 	for (int c = 0; c < res->ncells; c++) {
 		const struct bt_cell *cell = &res->cells[c];
 
-		if (!cell->done)
+		if (!cell->done || cell->ci_target <= 0)
 			continue;
 		cell_name(res, cell, name, sizeof(name));
 		fprintf(f, "%s%s: %s\n", md ? "- " : "", name, bt_cell_stop_text(cell, text, sizeof(text)));
