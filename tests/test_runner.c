@@ -570,6 +570,33 @@ static void test_levels_interleaved(void **state)
 	bt_run_free(run);
 }
 
+/* pingpong: every sync model hands the token over exactly 2 x ops times (its verify). */
+static void test_pingpong(void **state)
+{
+	static const char *const args[] = { "sync=cond,spin,futex,pipe,eventfd", "ops=3000", "reps=1",
+					    "warmup=0", "lat_every=1", NULL };
+	static const char *const sep[] = { "sync=cond", "lock=spin,ticket", "wait=separate",
+					   "ops=500", "reps=1", "warmup=0", NULL };
+	struct bt_run *run;
+	struct bt_results *res;
+
+	(void)state;
+	run = run_to_end(bt_workload_find("pingpong"), args, NULL, 0);
+	res = bt_run_results(run);
+	assert_int_equal(res->nreps, 5);
+	for (int i = 0; i < res->nreps; i++) {
+		assert_true(res->reps[i].ok);
+		assert_true(res->reps[i].ops == 3000);
+		assert_true(res->reps[i].lat.count == 3000);	/* one latency per round trip */
+	}
+	bt_run_free(run);
+	run = run_to_end(bt_workload_find("pingpong"), sep, NULL, 0);
+	res = bt_run_results(run);
+	for (int i = 0; i < res->nreps; i++)
+		assert_true(res->reps[i].ok && res->reps[i].ops == 500);
+	bt_run_free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_order_shuffled),
 		cmocka_unit_test(test_reps_auto),
 		cmocka_unit_test(test_levels_interleaved),
+		cmocka_unit_test(test_pingpong),
 	};
 
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());

@@ -7,12 +7,14 @@ extern const struct bt_workload bt_wl_locks;
 extern const struct bt_workload bt_wl_pipeline;
 extern const struct bt_workload bt_wl_hash;
 extern const struct bt_workload bt_wl_cipher;
+extern const struct bt_workload bt_wl_pingpong;
 
 const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_pipeline,
 	&bt_wl_locks,
 	&bt_wl_hash,
 	&bt_wl_cipher,
+	&bt_wl_pingpong,
 	&bt_wl_null,
 };
 
