@@ -67,10 +67,11 @@ const struct bt_param bt_common_params[] = {
 		    .help = "CPU pinning: none, compact, scatter or list:0,2,4-7",
 		    .ticks = "none,compact,scatter", .check = bt_pin_check, .flags = BT_PF_QUIET },
 	[C_LAT] = { .name = "lat", .kind = BT_P_BOOL, .def = "on",
-		    .help = "record latencies", .flags = BT_PF_NOSWEEP },
+		    .help = "record latencies (an axis: lat=off,on order=interleaved measures what timing costs)",
+		    .flags = BT_PF_QUIET },
 	[C_LAT_EVERY] = { .name = "lat_every", .kind = BT_P_INT, .def = "0", .min = 0, .max = 65536,
 			  .help = "time 1 in N ops (0: adapt so timing costs ~1% of an op)",
-			  .flags = BT_PF_NOSWEEP },
+			  .flags = BT_PF_QUIET },
 	[C_SAMPLE] = { .name = "sample", .kind = BT_P_DURATION, .def = "100ms", .min = 10000000ll,
 		       .max = 10000000000ll, .help = "interval of the live samples",
 		       .flags = BT_PF_NOSWEEP },
@@ -286,7 +287,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.pshared = cell->pshared,
 		.ops = (uint64_t)common(pl, C_OPS)->i,
 		.duration_ns = (uint64_t)common(pl, C_DURATION)->i,
-		.lat_on = (int)common(pl, C_LAT)->i,
+		.lat_on = (int)cv[C_LAT]->i,
 	};
 	struct bt_engine_out out = { 0 };
 	struct bt_noise_out nout;
@@ -342,7 +343,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.job = &job,
 		.cpus = strcmp(cv[C_PIN]->text, "none") ? cpus : NULL,
 		.lat_on = job.lat_on,
-		.lat_every = (uint32_t)common(pl, C_LAT_EVERY)->i,
+		.lat_every = (uint32_t)cv[C_LAT_EVERY]->i,
 		.clock_cost_ns = r->clock_cost,
 		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
 		.on_sample = on_sample,
@@ -743,6 +744,15 @@ static void *run_main(void *arg)
 	return NULL;
 }
 
+/* 1 when some cell records latencies (lat= may be an axis). */
+static int any_lat(const struct bt_plan *pl)
+{
+	for (int k = 0; k < pl->nvals[C_LAT]; k++)
+		if (pl->vals[C_LAT][k].i)
+			return 1;
+	return 0;
+}
+
 /* Counted reps planned per cell: reps=, or under reps=auto its cap max_reps=. */
 static int64_t reps_planned(const struct bt_plan *pl)
 {
@@ -842,7 +852,7 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 		goto fail;
 	r->clock_cost = bt_clock_read_cost_ns();
 	r->live_cell = -1;
-	if (common(&r->plan, C_LAT)->i && (r->live = bt_hist_new()) == NULL) {
+	if (any_lat(&r->plan) && (r->live = bt_hist_new()) == NULL) {
 		rc = bt_err_set(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
