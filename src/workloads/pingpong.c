@@ -55,6 +55,13 @@ static const struct bt_param params[] = {
 			.max = 1000000000, .help = "sync=cond wait=separate: the event wait's timeout" },
 };
 
+/*
+ * Failed polls of sync=spin before it yields, as sync.c's spin locks: where
+ * both threads share a CPU (a busy 2-CPU machine), a longer spin costs its
+ * whole length per hand-off.
+ */
+#define SPIN_BEFORE_YIELD 1000
+
 /* Whose turn it is (the word of spin and futex; the predicate of cond). */
 enum { TURN_PING, TURN_PONG, TURN_QUIT };
 
@@ -99,7 +106,7 @@ static uint32_t word_wait(struct pp *p, uint32_t from)
 	for (unsigned spins = 0; (t = atomic_load_explicit(&p->turn, memory_order_acquire)) == from;) {
 		if (p->sync == S_FUTEX) {
 			futex(&p->turn, FUTEX_WAIT, from);
-		} else if (++spins < (1u << 14)) {
+		} else if (++spins < SPIN_BEFORE_YIELD) {
 			cpu_relax();
 		} else {
 			spins = 0;
