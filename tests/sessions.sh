@@ -205,7 +205,7 @@ expect_err "show missing file" 1 "benchtop: $T/none.jsonl: No such file or direc
 # A recording cut in half opens everywhere, says interrupted, shows what finished.
 head -c $(( $(wc -c <"$T/fast.jsonl") / 2 )) "$T/fast.jsonl" >"$T/half.jsonl"
 "$BT" show "$T/half.jsonl" >"$T/half.txt" 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q 'session interrupted: 1 of 2 cells finished' "$T/half.txt" && grep -Eq '^1 +\| +[0-9.]+[kMG]? ' "$T/half.txt" &&
+[ $rc -eq 0 ] && grep -q 'session interrupted: 1 of 2 cells finished' "$T/half.txt" && grep -Eq '^1 +\| +[0-9.]+[kMG]?!? ' "$T/half.txt" &&
 	ok "cut in half: show says interrupted, the finished cell shown" || bad "cut in half: show" "rc=$rc $(cat "$T/half.txt")"
 "$BT" compare "$T/fast.jsonl" "$T/half.jsonl" >"$T/half.cmp" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^B: .*interrupted (1/2 cells)' "$T/half.cmp" && grep -Eq '^threads=1 .*within noise' "$T/half.cmp" &&

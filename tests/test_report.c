@@ -803,6 +803,145 @@ static void test_axis_value(void **state)
 	assert_int_equal(bt_results_axis_value("", &x), -EINVAL);
 }
 
+/*
+ * Noise said where the number is: crafted cells with steal, two modes, a
+ * slow first rep, a wide spread, a reps=auto cap, and one clean cell. The
+ * text marks each doubtful median with "!" and a footnote saying why, the
+ * clean one with nothing; JSON keeps the figures.
+ */
+static void test_noise_marks(void **state)
+{
+	static const double reps[6][7] = {
+		{ 100, 101, 100, 99, 100, 101, 100 },	/* steady, but 5% steal */
+		{ 100, 101, 100, 200, 201, 200, 100 },	/* two modes */
+		{ 50, 100, 101, 100, 99, 100, 100 },	/* the first counted rep slow */
+		{ 60, 140, 80, 120, 100, 70, 130 },	/* sd% far past 5 */
+		{ 100, 101, 100, 99, 100, 101, 100 },	/* clean */
+		{ 100, 104, 97, 103, 99, 100, 96 },	/* reps=auto at the cap */
+	};
+	static const char *const names[6] = { "steal", "bimodal", "cold", "spread", "clean", "capped" };
+	struct bt_results res;
+	json_error_t jerr;
+	json_t *root, *cells, *n;
+	char *t, line[512];
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 6), 0);
+	snprintf(res.workload, sizeof(res.workload), "synthetic");
+	snprintf(res.status, sizeof(res.status), "complete");
+	res.plan_json = strdup("{\"benchtop_plan\": 1}");
+	res.naxes = 1;
+	snprintf(res.axes[0], BT_RES_TEXT, "case");
+	for (int c = 0; c < 6; c++) {
+		struct bt_cell *cell = &res.cells[c];
+
+		snprintf(cell->values[0], BT_RES_TEXT, "%s", names[c]);
+		snprintf(cell->label, sizeof(cell->label), "case=%s", names[c]);
+		cell->total_reps = 7;
+		if (c == 5)
+			cell->ci_target = 0.5;
+		for (int i = 0; i < 7; i++) {
+			struct bt_rep r;
+
+			memset(&r, 0, sizeof(r));
+			r.cell = c;
+			r.rep = i;
+			r.ok = 1;
+			r.ops_s = reps[c][i] * 1e3;
+			r.wall_s = 1;
+			r.steal_pct = c == 0 ? 5 : c == 4 ? -1 : 0.1;
+			r.runq = r.throttled = -1;
+			assert_int_equal(bt_results_add_rep(&res, &r), 0);
+		}
+		assert_int_equal(bt_results_summarize_cell(&res, c), 0);
+	}
+	assert_int_equal(res.cells[0].noise, BT_NOISE_STEAL);
+	assert_true(fabs(res.cells[0].steal_pct - 5) < 1e-9);
+	assert_int_equal(res.cells[1].noise & BT_NOISE_BIMODAL, BT_NOISE_BIMODAL);
+	assert_int_equal(res.cells[2].noise & BT_NOISE_FIRST_SLOW, BT_NOISE_FIRST_SLOW);
+	assert_int_equal(res.cells[2].out_slow, 1);
+	assert_int_equal(res.cells[3].noise & BT_NOISE_SD, BT_NOISE_SD);
+	assert_int_equal(res.cells[4].noise, 0);
+	assert_true(res.cells[4].steal_pct < 0);		/* unknown, not 0 */
+	assert_int_equal(res.cells[5].stop, BT_STOP_CAP);
+	assert_int_equal(res.cells[5].noise, BT_NOISE_CI_WIDE);
+
+	t = report(&res, BT_FMT_TEXT);
+	line_starting(t, "steal ", line, sizeof(line));
+	assert_non_null(strstr(line, "100K!"));
+	line_starting(t, "clean ", line, sizeof(line));
+	assert_null(strchr(line, '!'));
+	assert_non_null(strstr(t, "\n! case=steal: steal 5.0%\n"));
+	assert_non_null(strstr(t, "\n! case=bimodal: "));
+	assert_non_null(strstr(strstr(t, "\n! case=bimodal: "), "bimodal"));
+	line_starting(t, "! case=cold: ", line, sizeof(line));
+	assert_non_null(strstr(line, "first rep slow"));
+	assert_non_null(strstr(t, "\n! case=spread: sd "));
+	assert_non_null(strstr(t, "\n! case=capped: ci "));
+	assert_null(strstr(t, "! case=clean"));
+	assert_non_null(strstr(t, "\ncase=capped: cap 7 reached, ci "));
+	assert_non_null(strstr(t, "median of up to 7 reps"));
+	free(t);
+
+	t = report(&res, BT_FMT_JSON);
+	root = json_loads(t, 0, &jerr);
+	if (root == NULL)
+		fail_msg("JSON does not parse: %s\n%s", jerr.text, t);
+	cells = json_object_get(root, "cells");
+	n = json_object_get(json_array_get(cells, 0), "noise");
+	assert_true(json_is_true(json_object_get(n, "flagged")));
+	assert_true(fabs(json_real_value(json_object_get(n, "steal_pct")) - 5) < 1e-9);
+	n = json_object_get(json_array_get(cells, 1), "noise");
+	assert_true(json_is_true(json_object_get(n, "bimodal")));
+	n = json_object_get(json_array_get(cells, 2), "noise");
+	assert_true(json_is_true(json_object_get(n, "first_rep_slow")));
+	assert_int_equal(json_integer_value(json_object_get(n, "outliers_slow")), 1);
+	n = json_object_get(json_array_get(cells, 3), "noise");
+	assert_true(json_real_value(json_object_get(n, "cv_pct")) > 5);
+	n = json_object_get(json_array_get(cells, 4), "noise");
+	assert_true(json_is_false(json_object_get(n, "flagged")));
+	assert_true(json_is_null(json_object_get(n, "steal_pct")));
+	n = json_object_get(json_array_get(cells, 5), "noise");
+	assert_string_equal(json_string_value(json_object_get(n, "stop")), "cap");
+	json_decref(root);
+	free(t);
+	bt_results_destroy(&res);
+}
+
+/*
+ * reps=auto decides from the reps alone: a steady cell is done at the
+ * fewest reps allowed, a spread one not before its cap.
+ */
+static void test_auto_rule(void **state)
+{
+	struct bt_results res;
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 2), 0);
+	for (int c = 0; c < 2; c++) {
+		res.cells[c].total_reps = 30;
+		res.cells[c].ci_target = 2;
+	}
+	for (int i = 0; i < 5; i++) {
+		for (int c = 0; c < 2; c++) {
+			struct bt_rep r;
+
+			memset(&r, 0, sizeof(r));
+			r.cell = c;
+			r.rep = i;
+			r.ok = 1;
+			r.ops_s = c == 0 ? 1000 + i % 2 : (i % 2 ? 500 : 1500);
+			assert_int_equal(bt_results_add_rep(&res, &r), 0);
+			assert_int_equal(bt_results_summarize_cell(&res, c), 0);
+		}
+		assert_int_equal(res.cells[0].done, i + 1 >= BT_AUTO_MIN_REPS);
+		assert_false(res.cells[1].done);
+	}
+	assert_int_equal(res.cells[0].stop, BT_STOP_CI);
+	assert_int_equal(res.cells[1].stop, BT_STOP_FIXED);
+	bt_results_destroy(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +963,8 @@ int main(void)
 		cmocka_unit_test(test_axis_value),
 		cmocka_unit_test(test_metrics_text),
 		cmocka_unit_test(test_metrics_csv_json),
+		cmocka_unit_test(test_noise_marks),
+		cmocka_unit_test(test_auto_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -196,6 +196,26 @@ static void test_cancel(void **state)
 }
 
 /* as= is an axis: both engines run the same cells, every count exact. */
+/*
+ * Every registered workload's schema goes with the common one: no
+ * parameter declared twice (a workload's seed= and the run's order_seed=),
+ * every default parses, and the plan of defaults finalizes.
+ */
+static void test_every_workload_plans(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < bt_nworkloads; i++) {
+		struct bt_err err = { "" };
+		struct bt_plan pl;
+
+		if (bt_run_plan_init(&pl, bt_workloads[i], &err) < 0)
+			fail_msg("%s: %s", bt_workloads[i]->name, err.msg);
+		if (bt_run_plan_finalize(&pl, bt_workloads[i], &err) < 0)
+			fail_msg("%s: finalize: %s", bt_workloads[i]->name, err.msg);
+		bt_plan_destroy(&pl);
+	}
+}
+
 static void test_as_processes(void **state)
 {
 	static const char *const args[] = { "as=threads,processes", "threads=1,8", "ops=8001",
@@ -351,6 +371,252 @@ static void test_levels(void **state)
 	assert_string_equal(g_log, "R+ C+ S+ S- C- R-");
 }
 
+/*
+ * Run wl with args to the end (recording to path when not NULL); the
+ * caller frees with bt_run_free.
+ */
+static struct bt_run *run_to_end(const struct bt_workload *wl, const char *const *args,
+				 const char *path, int expect)
+{
+	struct bt_plan pl;
+	struct bt_run *run;
+	struct bt_err err = { "" };
+
+	assert_int_equal(bt_run_plan_init(&pl, wl, &err), 0);
+	for (int i = 0; args[i] != NULL; i++)
+		if (bt_plan_set_arg(&pl, args[i], &err) < 0)
+			fail_msg("%s: %s", args[i], err.msg);
+	assert_int_equal(bt_run_plan_finalize(&pl, wl, &err), 0);
+	assert_int_equal(bt_run_validate(wl, &pl, &err), 0);
+	assert_int_equal(bt_run_start(&run, wl, &pl, path, &err), 0);
+	assert_int_equal(bt_run_wait(run), expect);
+	bt_plan_destroy(&pl);
+	return run;
+}
+
+/* The (cell, rep) sequence of res's reps as text: "0.0 0.1 1.0 ...". */
+static void order_text(const struct bt_results *res, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < res->nreps && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%d.%d", i ? " " : "", res->reps[i].cell,
+				      res->reps[i].rep);
+}
+
+/*
+ * order=interleaved: a cell's warmup right before its first counted rep,
+ * then rep by rep across the cells; every rep exactly once, recorded in the
+ * order it ran.
+ */
+static void test_order_interleaved(void **state)
+{
+	static const char *const args[] = { "threads=1,2,3", "ops=2000", "reps=2", "warmup=1",
+					    "order=interleaved", NULL };
+	const struct bt_workload *wl = bt_workload_find("null");
+	struct bt_results back;
+	struct bt_err err = { "" };
+	struct bt_run *run;
+	char path[256], seq[256];
+
+	(void)state;
+	tmp_path(path, sizeof(path));
+	run = run_to_end(wl, args, path, 0);
+	struct bt_results *res = bt_run_results(run);
+	order_text(res, seq, sizeof(seq));
+	assert_string_equal(seq, "0.0 0.1 1.0 1.1 2.0 2.1 0.2 1.2 2.2");
+	for (int c = 0; c < 3; c++) {
+		assert_true(res->cells[c].done);
+		assert_int_equal(res->cells[c].nreps, 2);
+	}
+	assert_non_null(strstr(res->plan_json, "\"order\": \"interleaved\""));
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	order_text(&back, seq, sizeof(seq));
+	assert_string_equal(seq, "0.0 0.1 1.0 1.1 2.0 2.1 0.2 1.2 2.2");
+	assert_non_null(strstr(back.plan_json, "\"order\": \"interleaved\""));
+	bt_results_destroy(&back);
+	bt_run_free(run);
+	unlink(path);
+}
+
+/*
+ * order=shuffled: each round is a permutation of the cells, every rep runs
+ * once, the seed is recorded, and the same seed gives the same order.
+ */
+static void test_order_shuffled(void **state)
+{
+	static const char *const args[] = { "threads=1,2,3,4", "ops=1000", "reps=3", "warmup=0",
+					    "order=shuffled", "order_seed=7", NULL };
+	static const char *const noseed[] = { "threads=1,2", "ops=1000", "reps=1", "warmup=0",
+					      "order=shuffled", NULL };
+	const struct bt_workload *wl = bt_workload_find("null");
+	struct bt_run *run, *again;
+	char seq[512], seq2[512];
+	int sequential = 1;
+
+	(void)state;
+	run = run_to_end(wl, args, NULL, 0);
+	struct bt_results *res = bt_run_results(run);
+	assert_int_equal(res->nreps, 12);
+	for (int round = 0; round < 3; round++) {
+		int seen = 0;
+
+		for (int k = 0; k < 4; k++) {
+			const struct bt_rep *r = &res->reps[round * 4 + k];
+
+			assert_int_equal(r->rep, round);
+			assert_true((seen & (1 << r->cell)) == 0);
+			seen |= 1 << r->cell;
+			sequential &= r->cell == k;
+		}
+		assert_int_equal(seen, 15);
+	}
+	assert_false(sequential);	/* seed 7 does not give 0 1 2 3 three times */
+	assert_non_null(strstr(res->plan_json, "\"order_seed\": 7"));
+	order_text(res, seq, sizeof(seq));
+	again = run_to_end(wl, args, NULL, 0);
+	order_text(bt_run_results(again), seq2, sizeof(seq2));
+	assert_string_equal(seq, seq2);
+	bt_run_free(again);
+	bt_run_free(run);
+
+	/* No seed given: one is picked, and the plan records it. */
+	run = run_to_end(wl, noseed, NULL, 0);
+	assert_null(strstr(bt_run_results(run)->plan_json, "\"order_seed\": 0"));
+	assert_non_null(strstr(bt_run_results(run)->plan_json, "\"order_seed\": "));
+	bt_run_free(run);
+}
+
+/*
+ * A workload whose per-rep throughput the test controls: every op costs
+ * work= spins, except under noisy=on, where every other rep costs 20 times
+ * as much (the reps then never agree).
+ */
+static int g_ctl_reps;
+
+static const struct bt_param ctl_params[] = {
+	{ .name = "work", .kind = BT_P_INT, .def = "50", .min = 1, .max = 100000, .help = "spins an op" },
+	{ .name = "noisy", .kind = BT_P_BOOL, .def = "off", .help = "alternate the cost" },
+};
+
+static int ctl_setup(struct bt_job *job, struct bt_err *err)
+{
+	static uint64_t spins;
+
+	(void)err;
+	spins = (uint64_t)bt_job_param(job, 0)->i;
+	if (bt_job_param(job, 1)->i && g_ctl_reps % 2)
+		spins *= 20;
+	g_ctl_reps++;
+	job->nworkers = 1;
+	job->state = &spins;
+	return 0;
+}
+
+static int ctl_worker(struct bt_worker *w)
+{
+	uint64_t spins = *(const uint64_t *)w->job->state;
+	volatile uint64_t x = 0;
+
+	while (!bt_worker_stopping(w)) {
+		for (uint64_t k = 0; k < spins; k++)
+			x += k;
+		bt_worker_ops(w, 1);
+	}
+	return 0;
+}
+
+static const struct bt_workload ctl_wl = {
+	.name = "ctl", .group = "harness", .title = "controlled throughput", .unit = "ops",
+	.params = ctl_params, .nparams = 2, .stop_default = "ops=20000",
+	.setup = ctl_setup, .worker = ctl_worker,
+};
+
+/*
+ * reps=auto stops a steady cell at its target (well before the cap) and a
+ * noisy one at the cap, and the table says which.
+ */
+static void test_reps_auto(void **state)
+{
+	static const char *const steady[] = { "reps=auto", "ci=100%", "max_reps=20", "warmup=0",
+					      "lat=off", NULL };
+	static const char *const noisy[] = { "reps=auto", "ci=0.5%", "max_reps=6", "warmup=0",
+					     "noisy=on", "lat=off", NULL };
+	struct bt_run *run;
+	struct bt_cell *c;
+	char text[128];
+
+	(void)state;
+	run = run_to_end(&ctl_wl, steady, NULL, 0);
+	c = &bt_run_results(run)->cells[0];
+	assert_true(c->done);
+	assert_int_equal(c->stop, BT_STOP_CI);
+	assert_true(c->nreps >= BT_AUTO_MIN_REPS && c->nreps < 20);
+	assert_true(c->ci_pct <= 100);
+	assert_int_equal(c->total_reps, 20);
+	assert_non_null(strstr(bt_cell_stop_text(c, text, sizeof(text)), " after "));
+	assert_non_null(strstr(bt_run_results(run)->plan_json, "\"reps\": \"auto\""));
+	bt_run_free(run);
+
+	g_ctl_reps = 0;
+	run = run_to_end(&ctl_wl, noisy, NULL, 0);
+	c = &bt_run_results(run)->cells[0];
+	assert_true(c->done);
+	assert_int_equal(c->stop, BT_STOP_CAP);
+	assert_int_equal(c->nreps, 6);
+	assert_int_equal(g_ctl_reps, 6);
+	assert_true(c->noise & BT_NOISE_CI_WIDE);
+	assert_non_null(strstr(bt_cell_stop_text(c, text, sizeof(text)), "cap 6 reached, ci "));
+	bt_run_free(run);
+}
+
+/*
+ * Cells that take turns keep their cell level from their first rep to the
+ * end of the run, then release it in reverse order of setup.
+ */
+static void test_levels_interleaved(void **state)
+{
+	const char *args[] = { "threads=1,2", "reps=2", "warmup=0", "ops=100", "order=interleaved",
+			       NULL };
+	struct bt_run *run;
+
+	(void)state;
+	g_log[0] = '\0';
+	g_fail_cell = -1;
+	g_cells_seen = 0;
+	run = run_to_end(&lv_wl, args, NULL, 0);
+	assert_string_equal(g_log, "R+ C+ S+ S- C+ S+ S- S+ S- S+ S- C- C- R-");
+	bt_run_free(run);
+}
+
+/* pingpong: every sync model hands the token over exactly 2 x ops times (its verify). */
+static void test_pingpong(void **state)
+{
+	static const char *const args[] = { "sync=cond,spin,futex,pipe,eventfd", "ops=3000", "reps=1",
+					    "warmup=0", "lat_every=1", NULL };
+	static const char *const sep[] = { "sync=cond", "lock=spin,ticket", "wait=separate",
+					   "ops=500", "reps=1", "warmup=0", NULL };
+	struct bt_run *run;
+	struct bt_results *res;
+
+	(void)state;
+	run = run_to_end(bt_workload_find("pingpong"), args, NULL, 0);
+	res = bt_run_results(run);
+	assert_int_equal(res->nreps, 5);
+	for (int i = 0; i < res->nreps; i++) {
+		assert_true(res->reps[i].ok);
+		assert_true(res->reps[i].ops == 3000);
+		assert_true(res->reps[i].lat.count == 3000);	/* one latency per round trip */
+	}
+	bt_run_free(run);
+	run = run_to_end(bt_workload_find("pingpong"), sep, NULL, 0);
+	res = bt_run_results(run);
+	for (int i = 0; i < res->nreps; i++)
+		assert_true(res->reps[i].ok && res->reps[i].ops == 500);
+	bt_run_free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,8 +624,14 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_finalize),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_every_workload_plans),
 		cmocka_unit_test(test_as_processes),
 		cmocka_unit_test(test_levels),
+		cmocka_unit_test(test_order_interleaved),
+		cmocka_unit_test(test_order_shuffled),
+		cmocka_unit_test(test_reps_auto),
+		cmocka_unit_test(test_levels_interleaved),
+		cmocka_unit_test(test_pingpong),
 	};
 
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());

@@ -450,6 +450,7 @@ static void test_rep_progress(void **state)
 	assert_true(bt_live_rep_frac(&s) == 0);	/* nothing says */
 	s.cell = 1;
 	s.rep = 1;
+	s.reps_done = 3;			/* the snapshot's count, whatever the order */
 	s.rep_total_ops = 1200;
 	s.last.cell = 1;
 	s.last.rep = 1;

@@ -103,7 +103,7 @@ keys '['
 check "[: back to cell 1" "cell 1/2 rep 1/5 +threads=1"
 keys ']' 8 Space
 check "replay ends on the results screen" "Results: null, complete" 20
-check "results of the recording" "^\|2 +\| +[0-9.]+[KM]? "
+check "results of the recording" "^\|2 +\| +[0-9.]+[KM]?!? "
 keys Escape
 check "Esc: back to the sessions after the replay" "Sessions: 2 of 3, workload null"
 

@@ -135,7 +135,7 @@ static void progress(struct bt_run *r, const struct bt_results *res, const char 
 
 	bt_run_snapshot(r, &s);
 	total = s.ncells * s.reps_per_cell;
-	done = s.cell * s.reps_per_cell + s.rep;
+	done = s.reps_done;
 	filled = total ? (int)(30.0 * done / total) : 0;
 	for (int i = 0; i < 30; i++)
 		bar[i] = i < filled ? '#' : '.';

@@ -329,6 +329,11 @@ void bt_param_allowed(const struct bt_param *p, char *buf, size_t n)
 			snprintf(buf, n, "integer");
 		else
 			fmt_range(p, buf, n);
+		if (p->zero_word != NULL) {
+			size_t len = strlen(buf);
+
+			snprintf(buf + len, n > len ? n - len : 0, "|%s", p->zero_word);
+		}
 		break;
 	case BT_P_SIZE:
 	case BT_P_DURATION:
@@ -408,6 +413,11 @@ static int parse_number(const struct bt_param *p, const char *text, struct bt_va
 	int64_t lo, hi;
 
 	fmt_range(p, range, sizeof(range));
+	if (p->kind == BT_P_INT && p->zero_word != NULL) {
+		size_t len = strlen(range);
+
+		snprintf(range + len, sizeof(range) - len, " or %s", p->zero_word);
+	}
 	if (p->kind == BT_P_INT)
 		st = parse_int(text, &v->i);
 	else if (p->kind == BT_P_SIZE)
@@ -509,6 +519,12 @@ int bt_param_parse(const struct bt_param *p, const char *text, struct bt_value *
 	int i, rc;
 
 	memset(&v, 0, sizeof(v));
+	if (p->kind == BT_P_INT && p->zero_word != NULL && strcasecmp(text, p->zero_word) == 0) {
+		v.i = 0;
+		snprintf(v.text, sizeof(v.text), "%s", p->zero_word);
+		*out = v;
+		return 0;
+	}
 	switch (p->kind) {
 	case BT_P_INT:
 	case BT_P_SIZE:

@@ -67,6 +67,12 @@ struct bt_param {
 	const char *help;		/* one line */
 	const char *ticks;		/* suggested sweep values for the TUI, comma-separated, or NULL */
 	unsigned flags;			/* BT_PF_* */
+	/*
+	 * INT only: a word that stands for the value 0, which need not be in
+	 * min..max ("auto" for reps=auto); its canonical text is the word, and
+	 * a plan writes it as that string. NULL: none.
+	 */
+	const char *zero_word;
 	/* Extra check for STRING values (e.g. the pin syntax); 0 or -EINVAL with err set. */
 	int (*check)(const char *text, struct bt_err *err);
 };

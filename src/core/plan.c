@@ -339,6 +339,8 @@ void bt_plan_cell_label(const struct bt_plan *pl, int c, char *buf, size_t n)
 /* One value as JSON: INT as an integer, BOOL as true/false, the rest as text. */
 static json_t *value_json(const struct bt_param *p, const struct bt_value *v)
 {
+	if (p->kind == BT_P_INT && p->zero_word != NULL && v->i == 0)
+		return json_string(v->text);	/* "auto": 0 may be outside the range */
 	if (p->kind == BT_P_INT)
 		return json_integer(v->i);
 	if (p->kind == BT_P_BOOL)

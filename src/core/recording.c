@@ -505,6 +505,8 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 		put(co, "label", jstr(cell->label), &bad);
 		put(co, "values", vals, &bad);
 		put(co, "reps", json_integer(cell->total_reps), &bad);
+		if (cell->ci_target > 0)	/* reps=auto: reps is the cap */
+			put(co, "ci", jreal(cell->ci_target), &bad);
 		if (json_array_append_new(cells, co) != 0)
 			bad = 1;
 	}
@@ -621,6 +623,22 @@ static json_t *rep_lat_json(const struct bt_rep_lat *l, int *bad)
 	return o;
 }
 
+/* A rep's noise figures (results.h): -1 (0 for the frequency) where unknown. */
+static json_t *rep_noise_json(const struct bt_rep *r, int *bad)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	put(o, "steal_pct", jreal(r->steal_pct), bad);
+	put(o, "runq", jreal(r->runq), bad);
+	put(o, "freq_mhz", jreal(r->freq_mhz), bad);
+	put(o, "throttled", jreal(r->throttled), bad);
+	return o;
+}
+
 int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 {
 	json_t *o = json_object(), *workers;
@@ -645,6 +663,7 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 	put(o, "ops_s", jreal(r->ops_s), &bad);
 	put(o, "bytes_s", jreal(r->bytes_s), &bad);
 	put(o, "lat_every", json_integer(r->lat_every), &bad);
+	put(o, "noise", rep_noise_json(r, &bad), &bad);
 	put(o, "hist", r->hist != NULL ? hist_json(r->hist, &bad) : rep_lat_json(&r->lat, &bad), &bad);
 
 	workers = json_array();
@@ -708,6 +727,34 @@ static json_t *lat_json(const struct bt_hist *h, int *bad)
 	return o;
 }
 
+/*
+ * A cell's noise figures (results.h), for whoever reads the file without
+ * benchtop: a reader recomputes them from the rep lines.
+ */
+static json_t *cell_noise_json(const struct bt_cell *c, int *bad)
+{
+	static const char *const stops[] = { "fixed", "ci", "cap" };
+	char marks[BT_ERR_MAX];
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	put(o, "cv_pct", jreal(c->cv_pct), bad);
+	put(o, "ci_pct", jreal(c->ci_pct), bad);
+	put(o, "steal_pct", jreal(c->steal_pct), bad);
+	put(o, "outliers_slow", json_integer(c->out_slow), bad);
+	put(o, "outliers_fast", json_integer(c->out_fast), bad);
+	put(o, "bimodal", json_boolean(c->bimodal), bad);
+	put(o, "marks", jstr(bt_cell_noise_text(c, marks, sizeof(marks))), bad);
+	if (c->ci_target > 0) {
+		put(o, "ci_target", jreal(c->ci_target), bad);
+		put(o, "stop", json_string(stops[c->stop >= 0 && c->stop <= 2 ? c->stop : 0]), bad);
+	}
+	return o;
+}
+
 int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
 {
 	json_t *o = json_object();
@@ -728,6 +775,7 @@ int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
 	put(o, "vcsw", summary_json(&c->vcsw, &bad), &bad);
 	put(o, "ivcsw", summary_json(&c->ivcsw, &bad), &bad);
 	put(o, "lat", lat_json(c->hist, &bad), &bad);
+	put(o, "noise", cell_noise_json(c, &bad), &bad);
 	if (w->nmetrics > 0)
 		put(o, "metrics", metric_summaries_json(w, c, &bad), &bad);
 	return emit(w, o, bad);
@@ -772,9 +820,9 @@ static const char *const known_fields[][24] = {
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
 	  "user_s", "sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "hist", "workers",
-	  "metrics", NULL },
+	  "metrics", "noise", NULL },
 	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
-	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", NULL },
+	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", NULL },
 	{ "end", "type", "status", "error", "time", NULL },
 };
 
@@ -1185,8 +1233,11 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 			return rd_fail(rd, -EINVAL, "field \"%sindex\": %d, expected %d", ctx, idx, c);
 		if ((ret = get_str(rd, co, ctx, "label", cell->label, sizeof(cell->label))) < 0 ||
 		    (ret = get_i(rd, co, ctx, "reps", 0, 0, BT_REC_MAX_REP_INDEX,
-				 &cell->total_reps)) < 0)
+				 &cell->total_reps)) < 0 ||
+		    (ret = get_dbl(rd, co, ctx, "ci", &cell->ci_target)) < 0)
 			return ret;
+		if (!(cell->ci_target >= 0 && cell->ci_target <= 100))
+			return rd_fail(rd, -EINVAL, "field \"%sci\": must be 0..100", ctx);
 		vals = json_object_get(co, "values");
 		if (vals == NULL || json_is_null(vals))
 			continue;
@@ -1366,6 +1417,23 @@ static int read_workers(struct rd *rd, json_t *o, struct bt_rep *r)
 	return 0;
 }
 
+/* A rep's "noise" object; absent in older recordings (the figures stay unknown). */
+static int read_rep_noise(struct rd *rd, json_t *n, struct bt_rep *r)
+{
+	int ret;
+
+	if (n == NULL || json_is_null(n))
+		return 0;
+	if (!json_is_object(n))
+		return rd_fail(rd, -EINVAL, "field \"noise\": expected an object");
+	if ((ret = get_dbl(rd, n, "noise.", "steal_pct", &r->steal_pct)) < 0 ||
+	    (ret = get_dbl(rd, n, "noise.", "runq", &r->runq)) < 0 ||
+	    (ret = get_dbl(rd, n, "noise.", "freq_mhz", &r->freq_mhz)) < 0 ||
+	    (ret = get_dbl(rd, n, "noise.", "throttled", &r->throttled)) < 0)
+		return ret;
+	return 0;
+}
+
 static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 {
 	struct bt_rep r;
@@ -1375,6 +1443,7 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 
 	memset(&r, 0, sizeof(r));
 	r.verify = verify;
+	r.steal_pct = r.runq = r.throttled = -1;	/* older recordings: unknown */
 	if (res->nreps >= BT_REC_MAX_REPS)
 		return rd_fail(rd, -EFBIG, "more than %d rep lines, past the limit", BT_REC_MAX_REPS);
 	if ((ret = read_cell_rep(rd, o, res, &r.cell, &r.rep)) < 0 ||
@@ -1394,6 +1463,7 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	    (ret = get_int(rd, o, "", "lat_every", 0, 0, UINT32_MAX, &lat_every)) < 0 ||
 	    (ret = read_hist(rd, json_object_get(o, "hist"), &r.hist)) < 0 ||
 	    (ret = read_workers(rd, o, &r)) < 0 ||
+	    (ret = read_rep_noise(rd, json_object_get(o, "noise"), &r)) < 0 ||
 	    (ret = read_metric_values(rd, o, res, &r)) < 0)
 		goto fail;
 	r.lat_every = (uint32_t)lat_every;

@@ -248,7 +248,51 @@ char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf
 	return buf;
 }
 
-enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_N };
+enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_STEAL, F_N };
+
+/*
+ * The noise figures of a cell from its counted reps' throughputs x[0..n)
+ * (in the order they ran) and their steal figures steal[0..nsteal). Tukey's
+ * fences and the bimodality flag need 4 reps; fewer mark nothing. The first
+ * counted rep slower than the lower fence is hyperfine's "the first run was
+ * slower": a cold cache or a lazy setup the warmup did not cover.
+ */
+static int cell_noise(struct bt_cell *cell, const double *x, int n, const double *steal, int nsteal)
+{
+	struct bt_outliers o;
+	struct bt_bimodal b;
+	signed char *flag = malloc((size_t)n + 1);
+	double sum = 0;
+
+	if (flag == NULL)
+		return -ENOMEM;
+	/* In % of the median, as every table's sd% column shows it (bt_stats_cv divides by the mean). */
+	cell->cv_pct = n >= 2 && cell->ops_s.median != 0 ?
+		       100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median) : 0;
+	cell->ci_pct = cell->ops_s.median != 0 ? 100.0 * cell->ops_s.ci95 / fabs(cell->ops_s.median) : 0;
+	cell->out_slow = cell->out_fast = 0;
+	memset(flag, 0, (size_t)n + 1);
+	bt_stats_outliers(x, n, BT_NOISE_TUKEY_K, &o, flag);
+	for (int i = 0; i < n; i++) {
+		cell->out_slow += flag[i] < 0;
+		cell->out_fast += flag[i] > 0;
+	}
+	cell->bimodal = bt_stats_bimodal(x, n, BT_NOISE_BIMODAL_GAP, &b);
+	for (int i = 0; i < nsteal; i++)
+		sum += steal[i];
+	cell->steal_pct = nsteal > 0 ? sum / nsteal : -1;
+	cell->noise = 0;
+	if (n >= 2 && cell->cv_pct > BT_NOISE_CV_PCT)
+		cell->noise |= BT_NOISE_SD;
+	if (cell->steal_pct > BT_NOISE_STEAL_PCT)
+		cell->noise |= BT_NOISE_STEAL;
+	if (cell->bimodal)
+		cell->noise |= BT_NOISE_BIMODAL;
+	if (n > 0 && flag[0] < 0)
+		cell->noise |= BT_NOISE_FIRST_SLOW;
+	free(flag);
+	return 0;
+}
 
 /*
  * Cell c's metric summaries over the counted reps of list[0..nlist) (all
@@ -290,7 +334,7 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 {
 	struct bt_cell *cell;
 	double *v[F_N] = { NULL };
-	int n = 0, rc = 0;
+	int n = 0, nsteal = 0, rc = 0;
 
 	if (c < 0 || c >= res->ncells)
 		return -EINVAL;
@@ -326,6 +370,8 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 		v[F_IVCSW][n] = r->ivcsw;
 		v[F_CPU][n] = r->user_s + r->sys_s;
 		v[F_PAR][n] = r->wall_s > 0 ? (r->user_s + r->sys_s) / r->wall_s : 0;
+		if (r->steal_pct >= 0)
+			v[F_STEAL][nsteal++] = r->steal_pct;
 		n++;
 		if (r->lat_every > cell->lat_every)
 			cell->lat_every = r->lat_every;
@@ -341,7 +387,16 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 	bt_stats_summarize(v[F_CPU], n, &cell->cpu_s);
 	bt_stats_summarize(v[F_PAR], n, &cell->par);
 	cell->nreps = n;
+	rc = cell_noise(cell, v[F_OPS], n, v[F_STEAL], nsteal);
 	cell->done = n >= cell->total_reps;
+	cell->stop = BT_STOP_FIXED;
+	if (cell->ci_target > 0 && n >= BT_AUTO_MIN_REPS && cell->ci_pct <= cell->ci_target) {
+		cell->done = 1;
+		cell->stop = BT_STOP_CI;
+	} else if (cell->ci_target > 0 && cell->done) {
+		cell->stop = BT_STOP_CAP;
+		cell->noise |= BT_NOISE_CI_WIDE;
+	}
 out:
 	for (int f = 0; f < F_N; f++)
 		free(v[f]);
@@ -382,6 +437,45 @@ out:
 	free(list);
 	free(fill);
 	return rc;
+}
+
+char *bt_cell_noise_text(const struct bt_cell *cell, char *buf, size_t n)
+{
+	size_t o = 0;
+
+#define ADD(...) do { \
+		int k_ = snprintf(buf + o, n - o, "%s", o ? ", " : ""); \
+		if (k_ > 0 && (size_t)k_ < n - o) o += (size_t)k_; \
+		k_ = snprintf(buf + o, n - o, __VA_ARGS__); \
+		if (k_ > 0) o += (size_t)k_ < n - o ? (size_t)k_ : n - o - 1; \
+	} while (0)
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (cell->noise & BT_NOISE_SD)
+		ADD("sd %.1f%%", cell->cv_pct);
+	if (cell->noise & BT_NOISE_BIMODAL)
+		ADD("bimodal");
+	if (cell->noise & BT_NOISE_STEAL)
+		ADD("steal %.1f%%", cell->steal_pct);
+	if (cell->noise & BT_NOISE_FIRST_SLOW)
+		ADD("first rep slow (an outlier: cold start? raise warmup=)");
+	if (cell->noise & BT_NOISE_CI_WIDE)
+		ADD("ci %.1f%% > %.3g%% at the cap", cell->ci_pct, cell->ci_target);
+#undef ADD
+	return buf;
+}
+
+char *bt_cell_stop_text(const struct bt_cell *cell, char *buf, size_t n)
+{
+	if (n == 0)
+		return buf;
+	buf[0] = '\0';
+	if (cell->ci_target > 0 && cell->done && cell->stop == BT_STOP_CI)
+		snprintf(buf, n, "ci %.1f%% after %d reps", cell->ci_pct, cell->nreps);
+	else if (cell->ci_target > 0 && cell->done)
+		snprintf(buf, n, "cap %d reached, ci %.1f%%", cell->total_reps, cell->ci_pct);
+	return buf;
 }
 
 int bt_results_cells_done(const struct bt_results *res)

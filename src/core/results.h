@@ -92,6 +92,13 @@ struct bt_rep {
 	double vcsw, ivcsw;	/* context switches, voluntary and involuntary */
 	double ops_s, bytes_s;
 	uint32_t lat_every;	/* 1 in N ops timed; 0 = latency off */
+	/*
+	 * What else the machine did during the rep (core/noise.h), -1 where
+	 * unknown (a recording older than the fields, a machine that does not
+	 * say): steal in % of all CPU time, the mean of runnable tasks not the
+	 * run's, the mean CPU frequency at its end (0 unknown), throttle events.
+	 */
+	double steal_pct, runq, freq_mhz, throttled;
 	double metric[BT_RES_METRICS];	/* by bt_results.metrics index, as recorded: counters,
 					 * gauges and times raw (times in ns, total), ratios derived
 					 * by bt_results_add_rep (NAN for 0/0) */
@@ -101,14 +108,49 @@ struct bt_rep {
 	struct bt_worker_result *workers;	/* owned, [nworkers] */
 };
 
+/*
+ * The thresholds past which a cell's figures are marked as noisy in the
+ * tables (bt_cell.noise): sd in % of the mean, mean steal in %, the
+ * bimodality gap as a fraction of the median (stats.h bt_stats_bimodal),
+ * and Tukey's factor for outlier reps.
+ */
+#define BT_NOISE_CV_PCT 5.0
+#define BT_NOISE_STEAL_PCT 2.0
+#define BT_NOISE_BIMODAL_GAP 0.05
+#define BT_NOISE_TUKEY_K 1.5
+#define BT_AUTO_MIN_REPS 3	/* reps=auto: the fewest counted reps before the interval may stop it */
+
+/* bt_cell.noise: why a cell's number is not to be trusted as it stands. */
+enum {
+	BT_NOISE_SD = 1 << 0,		/* sd% (cv_pct) past BT_NOISE_CV_PCT */
+	BT_NOISE_STEAL = 1 << 1,	/* steal_pct past BT_NOISE_STEAL_PCT */
+	BT_NOISE_BIMODAL = 1 << 2,	/* the reps fall in two groups */
+	BT_NOISE_FIRST_SLOW = 1 << 3,	/* the first counted rep is a slow outlier */
+	BT_NOISE_CI_WIDE = 1 << 4,	/* reps=auto: the cap came before the target interval */
+};
+
+/* bt_cell.stop under reps=auto. */
+enum { BT_STOP_FIXED, BT_STOP_CI, BT_STOP_CAP };
+
 /* One cell: the summary over its counted reps. */
 struct bt_cell {
 	int index;
 	char label[256];			/* "threads=4 notify=signal" */
 	char values[BT_RES_AXES][BT_RES_TEXT];	/* value on each axis */
-	int total_reps;		/* reps planned (counted ones) */
+	int total_reps;		/* reps planned (counted ones); reps=auto: the cap (max_reps) */
+	double ci_target;	/* reps=auto: the target 95% half-width in % of the median; 0 fixed reps */
 	int nreps;		/* counted reps finished */
-	int done;		/* 1: all reps finished and summarized */
+	int done;		/* 1: all reps finished and summarized (reps=auto: target or cap reached) */
+	int stop;		/* BT_STOP_*: why a reps=auto cell ended (FIXED while it runs) */
+	/*
+	 * Noise over the counted reps (of ops_s), set by summarize: the
+	 * sd in % of the median (the tables' sd%), the reps outside Tukey's fences (slow,
+	 * fast side), the bimodality flag, the mean steal % (-1 unknown), the
+	 * 95% half-width in % of the median, and noise = BT_NOISE_* marks.
+	 */
+	double cv_pct, steal_pct, ci_pct;
+	int out_slow, out_fast, bimodal;
+	unsigned noise;
 	int failed;		/* 1: a rep failed (error in bt_rep.verify) */
 	struct bt_summary ops_s, bytes_s, wall_s, user_s, sys_s, vcsw, ivcsw;
 	struct bt_summary cpu_s;	/* user + sys per rep */
@@ -169,13 +211,28 @@ int bt_results_add_sample(struct bt_results *res, const struct bt_sample *s);
 
 /*
  * Recompute cell c's summary from its counted (non-warmup, ok) reps: the
- * statistics, nreps, failed (the merged histogram is kept up to date by
- * bt_results_add_rep). Sets done when nreps has reached total_reps.
+ * statistics, nreps, failed, the noise figures (the merged histogram is kept
+ * up to date by bt_results_add_rep). Sets done when nreps has reached
+ * total_reps or, with ci_target set (reps=auto), when at least
+ * BT_AUTO_MIN_REPS reps give a 95% half-width within ci_target % of the
+ * median (stop says which).
  */
 int bt_results_summarize_cell(struct bt_results *res, int c);
 
 /* Every cell that has reps, in one pass over the reps (readers: linear, not cells x reps). */
 int bt_results_summarize_all(struct bt_results *res);
+
+/*
+ * The noise marks of a cell as one line of text: "sd 7.2%, bimodal (4 + 3
+ * reps), steal 3.1%, first rep slow" ("" when none). Returns buf.
+ */
+char *bt_cell_noise_text(const struct bt_cell *cell, char *buf, size_t n);
+
+/*
+ * How a reps=auto cell ended: "ci 1.4% after 9 reps" or "cap 30 reached,
+ * ci 3.1%"; "" for fixed reps or a cell not done. Returns buf.
+ */
+char *bt_cell_stop_text(const struct bt_cell *cell, char *buf, size_t n);
 
 /* dst += the latencies in lat. */
 void bt_rep_lat_add(struct bt_hist *dst, const struct bt_rep_lat *lat);

@@ -8,6 +8,7 @@
 #include "engines/runner.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +16,44 @@
 
 #include "bt_config.h"
 #include "core/clock.h"
+#include "core/noise.h"
 #include "core/recording.h"
 #include "core/sysinfo.h"
 #include "core/topo.h"
 #include "engines/engine.h"
 #include "engines/pin.h"
 
-enum { C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_ROWS, C_AS, C_COUNT };
+enum {
+	C_REPS, C_WARMUP, C_DURATION, C_OPS, C_PIN, C_LAT, C_LAT_EVERY, C_SAMPLE, C_ROWS, C_AS,
+	C_ORDER, C_SEED, C_MAX_REPS, C_CI, C_COUNT
+};
+
+enum { ORDER_SEQUENTIAL, ORDER_INTERLEAVED, ORDER_SHUFFLED };
+
+static const char *const order_names[] = { "sequential", "interleaved", "shuffled", NULL };
+
+/* ci=: a percentage of the median, "2%" or "2", above 0 and at most 100. */
+static int check_ci(const char *text, struct bt_err *err)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end != text && (*end == '\0' || strcmp(end, "%") == 0) && v > 0 && v <= 100)
+		return 0;
+	return bt_err_set(err, -EINVAL, "ci=%s: must be a percentage of the median like 2%% or 0.5%% (0..100%%)",
+			  text);
+}
+
+/* ci='s value in % (validated by check_ci). */
+static double ci_value(const char *text)
+{
+	return strtod(text, NULL);
+}
 
 const struct bt_param bt_common_params[] = {
 	[C_REPS] = { .name = "reps", .kind = BT_P_INT, .def = "5", .min = 1, .max = 1000,
-		     .help = "measured repetitions of every cell", .flags = BT_PF_NOSWEEP },
+		     .help = "measured repetitions of every cell (auto: until the 95% interval is within ci=, at most max_reps=)",
+		     .zero_word = "auto", .flags = BT_PF_NOSWEEP },
 	[C_WARMUP] = { .name = "warmup", .kind = BT_P_INT, .def = "1", .min = 0, .max = 100,
 		       .help = "repetitions run first and not counted", .flags = BT_PF_NOSWEEP },
 	[C_DURATION] = { .name = "duration", .kind = BT_P_DURATION, .def = "0", .min = 0,
@@ -39,10 +67,11 @@ const struct bt_param bt_common_params[] = {
 		    .help = "CPU pinning: none, compact, scatter or list:0,2,4-7",
 		    .ticks = "none,compact,scatter", .check = bt_pin_check, .flags = BT_PF_QUIET },
 	[C_LAT] = { .name = "lat", .kind = BT_P_BOOL, .def = "on",
-		    .help = "record latencies", .flags = BT_PF_NOSWEEP },
+		    .help = "record latencies (an axis: lat=off,on order=interleaved measures what timing costs)",
+		    .flags = BT_PF_QUIET },
 	[C_LAT_EVERY] = { .name = "lat_every", .kind = BT_P_INT, .def = "0", .min = 0, .max = 65536,
 			  .help = "time 1 in N ops (0: adapt so timing costs ~1% of an op)",
-			  .flags = BT_PF_NOSWEEP },
+			  .flags = BT_PF_QUIET },
 	[C_SAMPLE] = { .name = "sample", .kind = BT_P_DURATION, .def = "100ms", .min = 10000000ll,
 		       .max = 10000000000ll, .help = "interval of the live samples",
 		       .flags = BT_PF_NOSWEEP },
@@ -52,6 +81,17 @@ const struct bt_param bt_common_params[] = {
 	[C_AS] = { .name = "as", .kind = BT_P_ENUM, .def = "threads", .choices = bt_engine_names,
 		   .help = "run the workers as threads or as forked processes (where the workload can)",
 		   .flags = BT_PF_QUIET },
+	[C_ORDER] = { .name = "order", .kind = BT_P_ENUM, .def = "sequential", .choices = order_names,
+		      .help = "the order of the reps: each cell's in a row, rep 1 of every cell then rep 2 ..., or each round shuffled",
+		      .flags = BT_PF_NOSWEEP },
+	[C_SEED] = { .name = "order_seed", .kind = BT_P_INT, .def = "0", .min = 0, .max = 2147483647,
+		     .help = "order=shuffled: the seed of the order (0: one is picked and recorded)",
+		     .flags = BT_PF_NOSWEEP },
+	[C_MAX_REPS] = { .name = "max_reps", .kind = BT_P_INT, .def = "30", .min = 3, .max = 1000,
+			 .help = "reps=auto: the most reps of a cell", .flags = BT_PF_NOSWEEP },
+	[C_CI] = { .name = "ci", .kind = BT_P_STRING, .def = "2%", .check = check_ci,
+		   .help = "reps=auto: the target 95% interval half-width, in % of the median",
+		   .flags = BT_PF_NOSWEEP },
 };
 
 const size_t bt_common_nparams = C_COUNT;
@@ -144,6 +184,8 @@ struct bt_run {
 	double clock_cost;
 	uint64_t t_start;
 
+	struct bt_noise noise;		/* the running rep's (controller and sampler, never at once) */
+
 	struct bt_hist *live;		/* under lock: the rep in progress, intervals merged */
 	int live_cell, live_rep;	/* under lock; -1 before the first rep */
 
@@ -155,15 +197,17 @@ struct bt_run {
 	 * grows (more threads, bigger blocks), so the latest cell predicts the
 	 * rest better than the mean over all of them.
 	 */
-	double rep_time_sum;		/* of the reps of cell rep_time_cell */
+	double rep_time_sum;		/* of the reps of cell rep_time_cell (all cells unless sequential) */
 	int reps_timed;
 	int rep_time_cell;
+	int reps_done;			/* under snap_lock: reps finished, warmups included */
 };
 
 static void on_sample(void *arg, const struct bt_sample *s, const uint64_t *ops, int n)
 {
 	struct bt_run *r = arg;
 
+	bt_noise_tick(&r->noise, n + 1);	/* the workers and the sampler are ours */
 	pthread_mutex_lock(&r->snap_lock);
 	r->snap.last = *s;
 	r->snap.sample_seq++;
@@ -243,10 +287,11 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.pshared = cell->pshared,
 		.ops = (uint64_t)common(pl, C_OPS)->i,
 		.duration_ns = (uint64_t)common(pl, C_DURATION)->i,
-		.lat_on = (int)common(pl, C_LAT)->i,
+		.lat_on = (int)cv[C_LAT]->i,
 		.cancel = &r->cancel,
 	};
 	struct bt_engine_out out = { 0 };
+	struct bt_noise_out nout;
 	struct bt_err err = { "" };
 	int *cpus = NULL, *team_cpus = NULL;
 	int rc;
@@ -256,6 +301,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	rep->cell = c;
 	rep->rep = i;
 	rep->warmup = i < (int)common(pl, C_WARMUP)->i;
+	rep->steal_pct = rep->runq = rep->throttled = -1;
 	snprintf(r->verify, sizeof(r->verify), "not run");
 
 	if (wl->setup(&job, &err) < 0) {
@@ -301,7 +347,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.job = &job,
 		.cpus = strcmp(cv[C_PIN]->text, "none") ? cpus : NULL,
 		.lat_on = job.lat_on,
-		.lat_every = (uint32_t)common(pl, C_LAT_EVERY)->i,
+		.lat_every = (uint32_t)cv[C_LAT_EVERY]->i,
 		.clock_cost_ns = r->clock_cost,
 		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
 		.on_sample = on_sample,
@@ -313,7 +359,13 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.cell = c,
 		.rep = i,
 	};
+	bt_noise_begin(&r->noise);
 	rc = bt_engine_run(&cfg, &out, &err);
+	bt_noise_end(&r->noise, &nout);
+	rep->steal_pct = nout.steal_pct;
+	rep->runq = nout.runnable_mean;
+	rep->freq_mhz = nout.freq_mhz;
+	rep->throttled = (double)nout.throttled;
 	if (rc < 0) {
 		snprintf(r->verify, sizeof(r->verify), "%s", err.msg);
 	} else if (out.cancelled) {
@@ -418,76 +470,245 @@ static void run_end(struct bt_run *r, struct run_level *rl)
 }
 
 /*
- * Warmup + reps of cell c between its cell_setup and cell_teardown. Sets
- * r->status to -EINTR (cancelled) or -EIO (a rep or the cell's setup failed).
+ * The cell level of one cell (workload.h): its job, whether cell_teardown
+ * is owed, and how far its reps have come.
  */
-static void run_cell(struct bt_run *r, int c, const struct bt_value *const *cv, void *run_state)
+struct cell_level {
+	const struct bt_value *const *cv;	/* its values, common ones first (the run level's) */
+	struct bt_job job;
+	int held;		/* cell_setup succeeded: cell_teardown is owed */
+	int next;		/* index of its next rep (warmups first) */
+	int counted;		/* counted reps finished */
+	int ended;		/* done or failed, and its cell line written */
+};
+
+/* The order's state: the cell levels, the order they were set up in, the shuffle. */
+struct order {
+	struct cell_level *cl;	/* [ncells] */
+	int *held_order;	/* [ncells]: cells in the order of their cell_setup */
+	int nheld;
+	uint64_t rng;		/* order=shuffled: splitmix64 state */
+};
+
+/* splitmix64: a small, well-mixed generator; the seed fixes the whole order. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Set up cell c's level unless it is held. 0, -EINTR (cancelled) or -EIO
+ * (r->status set). Its values are the run level's (rl->cells), which
+ * outlive every cell.
+ */
+static int cell_open(struct bt_run *r, struct order *o, int c, const struct run_level *rl)
 {
 	const struct bt_workload *wl = r->wl;
-	const struct bt_plan *pl = &r->plan;
-	int warmup = (int)common(pl, C_WARMUP)->i, reps = (int)common(pl, C_REPS)->i;
-	struct bt_job cell = { .params = cv + bt_common_nparams, .run_state = run_state,
-			       .pshared = cv[C_AS]->i == BT_ENGINE_PROCESSES };
+	struct cell_level *cl = &o->cl[c];
+	const struct bt_value *const *cv = rl->cells + (size_t)c * BT_PLAN_MAX_PARAMS;
 	struct bt_err err = { "" };
 
+	if (cl->held)
+		return 0;
 	if (atomic_load(&r->cancel)) {
 		r->status = -EINTR;
-		return;
+		return -EINTR;
 	}
-	if (wl->cell_setup != NULL && wl->cell_setup(&cell, &err) < 0) {
+	cl->cv = cv;
+	cl->job = (struct bt_job){ .params = rl->rows[c], .run_state = rl->ctx.state,
+				   .pshared = cv[C_AS]->i == BT_ENGINE_PROCESSES };
+	if (wl->cell_setup != NULL && wl->cell_setup(&cl->job, &err) < 0) {
 		char what[sizeof(r->res.cells[c].label) + 16];
 
 		snprintf(what, sizeof(what), "%s: cell setup",
 			 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1");
 		run_failed(r, what, err.msg);
-		return;
+		return -EIO;
 	}
-	for (int i = 0; i < warmup + reps; i++) {
-		struct bt_rep rep;
-		uint64_t t0 = bt_now_ns();
-		int rc;
+	cl->held = 1;
+	o->held_order[o->nheld++] = c;
+	return 0;
+}
 
-		if (atomic_load(&r->cancel)) {
-			r->status = -EINTR;
-			break;
-		}
-		live_reset(r, c, i);
-		set_snap(r, c, i, BT_RUN_RUNNING);
-		rc = run_rep(r, cv, &cell, c, i, &rep);
-		if (rc == -EINTR) {
-			/* An abandoned rep is not a result: it is not recorded. */
-			bt_hist_free(rep.hist);
-			free(rep.workers);
-			r->status = -EINTR;
-			break;
-		}
-		pthread_mutex_lock(&r->snap_lock);
-		if (r->rep_time_cell != c) {
-			r->rep_time_cell = c;
-			r->rep_time_sum = 0;
-			r->reps_timed = 0;
-		}
-		r->rep_time_sum += (double)(bt_now_ns() - t0) / 1e9;
-		r->reps_timed++;
-		pthread_mutex_unlock(&r->snap_lock);
+/* Tear cell c's level down when it is held. */
+static void cell_close(struct bt_run *r, struct order *o, int c)
+{
+	struct cell_level *cl = &o->cl[c];
+
+	if (!cl->held)
+		return;
+	if (r->wl->cell_teardown != NULL)
+		r->wl->cell_teardown(&cl->job);
+	cl->held = 0;
+}
+
+/*
+ * Summarize cell c and, when it has ended (done or failed), write its cell
+ * line once. Under reps=auto this runs after every counted rep: the cell's
+ * interval decides whether it is done (results.h bt_results_summarize_cell).
+ */
+static void cell_progress(struct bt_run *r, struct order *o, int c)
+{
+	struct bt_cell *cell = &r->res.cells[c];
+	int ended;
+
+	pthread_mutex_lock(&r->lock);
+	bt_results_summarize_cell(&r->res, c);
+	ended = cell->done || cell->failed;
+	pthread_mutex_unlock(&r->lock);
+	if (ended && !o->cl[c].ended) {
+		o->cl[c].ended = 1;
 		if (r->recording)
-			bt_recw_rep(&r->rec, &rep);
-		if (!rep.ok) {
-			pthread_mutex_lock(&r->lock);
-			snprintf(r->res.error, sizeof(r->res.error), "%s, rep %d: %s",
-				 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1",
-				 i + 1, rep.verify);
-			pthread_mutex_unlock(&r->lock);
-			r->status = -EIO;
-		}
-		pthread_mutex_lock(&r->lock);
-		bt_results_add_rep(&r->res, &rep);
-		pthread_mutex_unlock(&r->lock);
-		if (r->status != 0)
-			break;
+			bt_recw_cell(&r->rec, cell);
 	}
-	if (wl->cell_teardown != NULL)
-		wl->cell_teardown(&cell);
+	pthread_mutex_lock(&r->snap_lock);
+	r->snap.cells_done = bt_results_cells_done(&r->res);
+	pthread_mutex_unlock(&r->snap_lock);
+}
+
+/*
+ * One rep of cell c (its next one): run, time, record, keep. Sets r->status
+ * to -EINTR (cancelled) or -EIO (the rep failed) and returns it.
+ */
+static int one_rep(struct bt_run *r, struct order *o, int c)
+{
+	struct cell_level *cl = &o->cl[c];
+	int i = cl->next, sequential = common(&r->plan, C_ORDER)->i == ORDER_SEQUENTIAL;
+	struct bt_rep rep;
+	uint64_t t0 = bt_now_ns();
+	int rc;
+
+	if (atomic_load(&r->cancel)) {
+		r->status = -EINTR;
+		return r->status;
+	}
+	live_reset(r, c, i);
+	set_snap(r, c, i, BT_RUN_RUNNING);
+	rc = run_rep(r, cl->cv, &cl->job, c, i, &rep);
+	if (rc == -EINTR) {
+		/* An abandoned rep is not a result: it is not recorded. */
+		bt_hist_free(rep.hist);
+		free(rep.workers);
+		r->status = -EINTR;
+		return r->status;
+	}
+	cl->next++;
+	pthread_mutex_lock(&r->snap_lock);
+	/* Sequential: the latest cell predicts the rest best; else every cell takes turns. */
+	if (sequential && r->rep_time_cell != c) {
+		r->rep_time_cell = c;
+		r->rep_time_sum = 0;
+		r->reps_timed = 0;
+	}
+	r->rep_time_sum += (double)(bt_now_ns() - t0) / 1e9;
+	r->reps_timed++;
+	r->reps_done++;
+	pthread_mutex_unlock(&r->snap_lock);
+	if (r->recording)
+		bt_recw_rep(&r->rec, &rep);
+	if (!rep.ok) {
+		pthread_mutex_lock(&r->lock);
+		snprintf(r->res.error, sizeof(r->res.error), "%s, rep %d: %s",
+			 r->res.cells[c].label[0] ? r->res.cells[c].label : "cell 1", i + 1, rep.verify);
+		pthread_mutex_unlock(&r->lock);
+		r->status = -EIO;
+	}
+	if (!rep.warmup && rep.ok)
+		cl->counted++;
+	pthread_mutex_lock(&r->lock);
+	bt_results_add_rep(&r->res, &rep);
+	pthread_mutex_unlock(&r->lock);
+	/* A fixed count needs a summary only at its end; reps=auto after every counted rep. */
+	if (r->status != 0 || r->res.cells[c].ci_target > 0 ||
+	    cl->counted >= r->res.cells[c].total_reps)
+		cell_progress(r, o, c);
+	return r->status;
+}
+
+/* 1 while cell c still has reps to run. */
+static int cell_open_reps(const struct bt_run *r, const struct order *o, int c)
+{
+	return !o->cl[c].ended && o->cl[c].counted < r->res.cells[c].total_reps;
+}
+
+/*
+ * One turn of cell c: its warmups when it has run nothing yet, then one
+ * counted rep. A cell's warmups run right before its first counted rep in
+ * every order, so the state they warm (caches, page cache, a server's
+ * pools) is that cell's when it is measured.
+ */
+static int cell_turn(struct bt_run *r, struct order *o, int c)
+{
+	int warmup = (int)common(&r->plan, C_WARMUP)->i;
+
+	while (r->status == 0 && o->cl[c].next < warmup)
+		one_rep(r, o, c);
+	if (r->status == 0)
+		one_rep(r, o, c);
+	return r->status;
+}
+
+/*
+ * order=sequential: each cell's reps in a row between its cell_setup and
+ * cell_teardown. interleaved: rounds, each runs one turn of every cell that
+ * has reps left, in cell order; shuffled: the same with each round's cells
+ * in a seeded random order (a randomized block design: drift spreads evenly
+ * over the cells, and each cell's reps stay spread over the whole run).
+ * When cells take turns, every cell's level stays held from its first rep to
+ * the end of the run, then all are torn down in reverse order of setup.
+ */
+static void run_cells(struct bt_run *r, const struct run_level *rl)
+{
+	const struct bt_plan *pl = &r->plan;
+	int order = (int)common(pl, C_ORDER)->i;
+	struct order o = { .rng = (uint64_t)common(pl, C_SEED)->i };
+	int *round = NULL;
+
+	o.cl = calloc((size_t)pl->ncells, sizeof(*o.cl));
+	o.held_order = calloc((size_t)pl->ncells, sizeof(*o.held_order));
+	round = calloc((size_t)pl->ncells, sizeof(*round));
+	if (o.cl == NULL || o.held_order == NULL || round == NULL) {
+		run_failed(r, "run", "out of memory");
+		goto out;
+	}
+	if (order == ORDER_SEQUENTIAL) {
+		for (int c = 0; c < pl->ncells && r->status == 0; c++) {
+			if (cell_open(r, &o, c, rl) < 0)
+				break;
+			while (r->status == 0 && cell_open_reps(r, &o, c))
+				cell_turn(r, &o, c);
+			cell_close(r, &o, c);
+		}
+		goto out;
+	}
+	while (r->status == 0) {
+		int n = 0;
+
+		for (int c = 0; c < pl->ncells; c++)
+			if (cell_open_reps(r, &o, c))
+				round[n++] = c;
+		if (n == 0)
+			break;
+		for (int k = n - 1; order == ORDER_SHUFFLED && k > 0; k--) {
+			int j = (int)(rng_next(&o.rng) % (uint64_t)(k + 1)), t = round[k];
+
+			round[k] = round[j];
+			round[j] = t;
+		}
+		for (int k = 0; k < n && r->status == 0; k++)
+			if (cell_open(r, &o, round[k], rl) == 0)
+				cell_turn(r, &o, round[k]);
+	}
+out:
+	for (int k = o.nheld - 1; k >= 0; k--)
+		cell_close(r, &o, o.held_order[k]);
+	free(o.cl);
+	free(o.held_order);
+	free(round);
 }
 
 /*
@@ -499,26 +720,11 @@ static void *run_main(void *arg)
 {
 	struct bt_run *r = arg;
 	const struct bt_plan *pl = &r->plan;
-	const struct bt_value *cv[BT_PLAN_MAX_PARAMS];
 	struct run_level rl = { .held = 0 };
 	const char *status = "complete";
 
-	if (run_begin(r, &rl) == 0) {
-		for (int c = 0; c < pl->ncells && r->status == 0; c++) {
-			bt_plan_cell(pl, c, cv);
-			run_cell(r, c, cv, rl.ctx.state);
-			pthread_mutex_lock(&r->lock);
-			bt_results_summarize_cell(&r->res, c);
-			pthread_mutex_unlock(&r->lock);
-			if (r->res.cells[c].done || r->res.cells[c].failed) {
-				if (r->recording)
-					bt_recw_cell(&r->rec, &r->res.cells[c]);
-			}
-			pthread_mutex_lock(&r->snap_lock);
-			r->snap.cells_done = bt_results_cells_done(&r->res);
-			pthread_mutex_unlock(&r->snap_lock);
-		}
-	}
+	if (run_begin(r, &rl) == 0)
+		run_cells(r, &rl);
 	run_end(r, &rl);
 	if (r->status == 0 && atomic_load(&r->cancel) && r->snap.cells_done < pl->ncells)
 		r->status = -EINTR;
@@ -540,6 +746,21 @@ static void *run_main(void *arg)
 	set_snap(r, r->snap.cell, r->snap.rep, BT_RUN_DONE);
 	atomic_store(&r->finished, 1);
 	return NULL;
+}
+
+/* 1 when some cell records latencies (lat= may be an axis). */
+static int any_lat(const struct bt_plan *pl)
+{
+	for (int k = 0; k < pl->nvals[C_LAT]; k++)
+		if (pl->vals[C_LAT][k].i)
+			return 1;
+	return 0;
+}
+
+/* Counted reps planned per cell: reps=, or under reps=auto its cap max_reps=. */
+static int64_t reps_planned(const struct bt_plan *pl)
+{
+	return common(pl, C_REPS)->i ? common(pl, C_REPS)->i : common(pl, C_MAX_REPS)->i;
 }
 
 /* Fill the results' header part from the plan, the workload and the machine. */
@@ -588,7 +809,8 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 		for (int a = 0; a < pl->naxes; a++)
 			snprintf(cell->values[a], sizeof(cell->values[a]), "%s",
 				 pl->vals[pl->axes[a]][idx[a]].text);
-		cell->total_reps = (int)common(pl, C_REPS)->i;
+		cell->total_reps = (int)reps_planned(pl);
+		cell->ci_target = common(pl, C_REPS)->i == 0 ? ci_value(common(pl, C_CI)->text) : 0;
 	}
 	snprintf(res->status, sizeof(res->status), "running");
 	return res->plan_json ? 0 : bt_err_set(err, -ENOMEM, "out of memory");
@@ -622,11 +844,19 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	free(json);
 	if (rc < 0)
 		goto fail;
+	/* A shuffled order is recorded with its seed, so that a rerun repeats it. */
+	if (common(&r->plan, C_ORDER)->i == ORDER_SHUFFLED && common(&r->plan, C_SEED)->i == 0) {
+		char arg[32];
+
+		snprintf(arg, sizeof(arg), "order_seed=%d", (int)(bt_unix_ns() % 2147483646) + 1);
+		if ((rc = bt_plan_set_arg(&r->plan, arg, err)) < 0)
+			goto fail;
+	}
 	if ((rc = bt_topo_load(&r->topo, err)) < 0)
 		goto fail;
 	r->clock_cost = bt_clock_read_cost_ns();
 	r->live_cell = -1;
-	if (common(&r->plan, C_LAT)->i && (r->live = bt_hist_new()) == NULL) {
+	if (any_lat(&r->plan) && (r->live = bt_hist_new()) == NULL) {
 		rc = bt_err_set(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -643,7 +873,7 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 		}
 	}
 	r->snap.ncells = r->plan.ncells;
-	r->snap.reps_per_cell = (int)(common(&r->plan, C_WARMUP)->i + common(&r->plan, C_REPS)->i);
+	r->snap.reps_per_cell = (int)(common(&r->plan, C_WARMUP)->i + reps_planned(&r->plan));
 	r->snap.eta_s = -1;
 	r->rep_time_cell = -1;
 	r->t_start = bt_now_ns();
@@ -671,7 +901,8 @@ void bt_run_snapshot(struct bt_run *r, struct bt_snapshot *s)
 	pthread_mutex_lock(&r->snap_lock);
 	*s = r->snap;
 	total = s->ncells * s->reps_per_cell;
-	done = s->cell * s->reps_per_cell + s->rep;
+	done = r->reps_done;
+	s->reps_done = done;
 	if (s->state == BT_RUN_DONE)
 		s->eta_s = 0;
 	else if (r->reps_timed > 0)

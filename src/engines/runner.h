@@ -17,7 +17,17 @@
 #include "core/results.h"
 #include "engines/workload.h"
 
-/* The parameters common to every workload (reps, warmup, duration, ops, pin, lat, lat_every, sample, rows, as). */
+/*
+ * The parameters common to every workload (reps, warmup, duration, ops, pin,
+ * lat, lat_every, sample, rows, as, order, seed, max_reps, ci).
+ *
+ * order=sequential runs each cell's reps in a row; interleaved runs rep 1
+ * of every cell, then rep 2 ...; shuffled runs each such round in a seeded
+ * random order (order_seed=, picked and recorded when 0). A cell's warmups run
+ * right before its first counted rep. reps=auto (reps 0 in the value) runs
+ * reps until the 95% interval of the mean throughput is within ci= % of the
+ * median (at least BT_AUTO_MIN_REPS reps), at most max_reps=.
+ */
 extern const struct bt_param bt_common_params[];
 extern const size_t bt_common_nparams;
 
@@ -45,8 +55,12 @@ enum bt_run_state { BT_RUN_STARTING, BT_RUN_RUNNING, BT_RUN_DONE };
 struct bt_snapshot {
 	enum bt_run_state state;
 	int cell, ncells;		/* cell running now */
-	int rep, reps_per_cell;		/* rep running now (warmups included), of warmup+reps */
+	int rep, reps_per_cell;		/* rep running now (warmups included), of warmup+reps
+					 * (reps=auto: of warmup+max_reps, an upper bound) */
 	int cells_done;
+	int reps_done;			/* reps finished in the whole run, warmups included:
+					 * with order=interleaved or shuffled, cell and rep do
+					 * not say how far the run is */
 	double elapsed_s;		/* since the run started */
 	double eta_s;			/* estimate to the end; < 0 unknown */
 	uint64_t sample_seq;		/* number of samples so far */

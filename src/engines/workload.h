@@ -52,7 +52,14 @@ struct bt_metric {
  *     cell_teardown                         after the cell's last rep
  *   run_teardown                            once, after the last cell
  *
- * and every teardown whose setup succeeded runs, in reverse order, whether
+ * With order=interleaved or shuffled the cells take turns, one rep each: a
+ * cell's cell_setup then runs before its first rep, its level stays held
+ * until the run ends (other cells' reps run in between), and all cells'
+ * cell_teardowns run after the last rep, in reverse order of their setups.
+ * A workload whose cells cannot all be held at once (one port, one scratch
+ * directory) must key them by cell or refuse such orders in check.
+ *
+ * Every teardown whose setup succeeded runs, in reverse order, whether
  * the run completes, fails (a rep, a cell or the run's own setup), or is
  * cancelled (Ctrl-C, SIGTERM, SIGHUP all become bt_run_cancel in the faces).
  * A failing setup releases what it took itself before it returns.

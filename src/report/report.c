@@ -242,8 +242,22 @@ static const char *unit_of(const struct bt_results *res)
 	return res->unit[0] ? res->unit : "ops";
 }
 
-/* The six strings of one cell in the table; an unfinished cell shows only "-" or "failed". */
-static void fill_cell(struct bt_grid *g, int r, int c0, const struct bt_cell *cell, int ncols)
+/* 1 when some finished cell is marked "!" (then every median keeps a column for the mark). */
+static int any_marks(const struct bt_results *res)
+{
+	for (int c = 0; c < res->ncells; c++)
+		if (res->cells[c].done && res->cells[c].noise)
+			return 1;
+	return 0;
+}
+
+/*
+ * The six strings of one cell in the table; an unfinished cell shows only
+ * "-" or "failed". marks: some cell is marked, so a median without "!" ends
+ * in a space and the medians stay aligned.
+ */
+static void fill_cell(struct bt_grid *g, int r, int c0, const struct bt_cell *cell, int ncols,
+		      int marks)
 {
 	char b[32];
 
@@ -253,7 +267,9 @@ static void fill_cell(struct bt_grid *g, int r, int c0, const struct bt_cell *ce
 		bt_grid_set(g, r, c0, "%s", cell->failed ? "failed" : "-");
 		return;
 	}
-	bt_grid_set(g, r, c0, "%s", bt_fmt_si(cell->ops_s.median, b, sizeof(b)));
+	/* "!": a footnote under the table says what makes the number doubtful (write_marks). */
+	bt_grid_set(g, r, c0, "%s%s", bt_fmt_si(cell->ops_s.median, b, sizeof(b)),
+		    cell->noise ? "!" : marks ? " " : "");
 	if (cell->ops_s.n >= 2 && cell->ops_s.median != 0)
 		bt_grid_set(g, r, c0 + 1, "%.1f", 100.0 * cell->ops_s.stddev / fabs(cell->ops_s.median));
 	if (ncols < NCOLS)
@@ -281,7 +297,7 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 		      struct bt_grid *g)
 {
 	static const char *const names[NCOLS] = { NULL, "sd%", "wall", "user", "sys", "csw" };
-	int ngroups = l->ngroups > 0 ? l->ngroups : 1, nc = l->ncols;
+	int ngroups = l->ngroups > 0 ? l->ngroups : 1, nc = l->ncols, marks = any_marks(res);
 
 	if (bt_grid_init(g, 1 + l->nrows, 1 + nc * ngroups) < 0)
 		return -ENOMEM;
@@ -311,7 +327,8 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 		for (int gr = 0; gr < l->ngroups; gr++) {
 			int c = l->slot[r * l->ngroups + gr];
 
-			fill_cell(g, 1 + r, 1 + gr * nc, c >= 0 ? &res->cells[c] : NULL, nc - l->nmcols);
+			fill_cell(g, 1 + r, 1 + gr * nc, c >= 0 ? &res->cells[c] : NULL, nc - l->nmcols,
+				  marks);
 			fill_metrics(g, 1 + r, 1 + gr * nc + nc - l->nmcols, res,
 				     c >= 0 ? &res->cells[c] : NULL, l->nmcols);
 		}
@@ -566,6 +583,51 @@ static void write_checks(FILE *f, const struct bt_results *res, int md)
 	}
 }
 
+/* The ci= target of a reps=auto session (0: fixed reps). */
+static double auto_target(const struct bt_results *res)
+{
+	for (int c = 0; c < res->ncells; c++)
+		if (res->cells[c].ci_target > 0)
+			return res->cells[c].ci_target;
+	return 0;
+}
+
+/*
+ * Under the main table: the footnotes of the cells marked "!" (what makes
+ * each number doubtful), and under reps=auto how each cell ended.
+ */
+static void write_marks(FILE *f, const struct bt_results *res, int md)
+{
+	char name[BT_GRID_CELL], text[BT_ERR_MAX];
+	double target = auto_target(res);
+	int any = 0;
+
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_cell *cell = &res->cells[c];
+
+		if (!cell->done || !cell->noise)
+			continue;
+		if (!any++)
+			fprintf(f, "\n! = doubtful: sd%% over %.0f%%, steal over %.0f%%, bimodal reps, a slow first rep, or reps=auto short of ci=\n%s",
+				BT_NOISE_CV_PCT, BT_NOISE_STEAL_PCT, md ? "\n" : "");
+		cell_name(res, cell, name, sizeof(name));
+		fprintf(f, "%s%s: %s\n", md ? "- ! " : "! ", name,
+			bt_cell_noise_text(cell, text, sizeof(text)));
+	}
+	if (target <= 0)
+		return;
+	fprintf(f, "\nreps=auto: until the 95%% interval is within %.3g%% of the median\n%s", target,
+		md ? "\n" : "");
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_cell *cell = &res->cells[c];
+
+		if (!cell->done || cell->ci_target <= 0)
+			continue;
+		cell_name(res, cell, name, sizeof(name));
+		fprintf(f, "%s%s: %s\n", md ? "- " : "", name, bt_cell_stop_text(cell, text, sizeof(text)));
+	}
+}
+
 static int any_hist(const struct bt_results *res)
 {
 	for (int c = 0; c < res->ncells; c++)
@@ -587,8 +649,9 @@ static void write_title(FILE *f, const struct bt_results *res, const struct layo
 {
 	int reps = max_total_reps(res);
 
-	fprintf(f, "%s - throughput in %s/s (median of %d rep%s, sd%% = stddev in %% of it); %s\n",
-		res->workload[0] ? res->workload : "results", unit_of(res), reps,
+	fprintf(f, "%s - throughput in %s/s (median of %s%d rep%s, sd%% = stddev in %% of it); %s\n",
+		res->workload[0] ? res->workload : "results", unit_of(res),
+		auto_target(res) > 0 ? "up to " : "", reps,
 		reps == 1 ? "" : "s",
 		l->ncols - l->nmcols == NCOLS ? "wall, user, sys times and csw (context switches) are medians"
 				  : "wall, user, sys and csw per cell below");
@@ -660,6 +723,7 @@ static int write_text(FILE *f, const struct bt_results *res)
 	fputc('\n', f);
 	for (int r = 1; r < g.rows; r++)
 		bt_grid_text_row(f, &g, r);
+	write_marks(f, res, 0);
 
 	{
 		struct bt_grid cg = { 0 };
@@ -711,6 +775,7 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 	write_title(f, res, &l);
 	fputc('\n', f);
 	bt_grid_print_md(f, &g);
+	write_marks(f, res, 1);
 	{
 		struct bt_grid cg = { 0 };
 
@@ -960,6 +1025,38 @@ static json_t *metric_decls_json(const struct bt_results *res)
 	return arr;
 }
 
+/* A cell's noise figures and marks (results.h), null until it is done. */
+static json_t *cell_noise_json(const struct bt_cell *cell)
+{
+	static const char *const stops[] = { "fixed", "ci", "cap" };
+	char text[BT_ERR_MAX];
+	json_t *o;
+	int rc = 0;
+
+	if (!cell->done)
+		return json_null();
+	if ((o = json_object()) == NULL)
+		return NULL;
+	rc = rc ? rc : jset(o, "cv_pct", jreal(cell->cv_pct));
+	rc = rc ? rc : jset(o, "ci_pct", jreal(cell->ci_pct));
+	rc = rc ? rc : jset(o, "steal_pct", cell->steal_pct >= 0 ? jreal(cell->steal_pct) : json_null());
+	rc = rc ? rc : jset(o, "outliers_slow", json_integer(cell->out_slow));
+	rc = rc ? rc : jset(o, "outliers_fast", json_integer(cell->out_fast));
+	rc = rc ? rc : jset(o, "bimodal", json_boolean(cell->bimodal));
+	rc = rc ? rc : jset(o, "first_rep_slow", json_boolean(cell->noise & BT_NOISE_FIRST_SLOW));
+	rc = rc ? rc : jset(o, "flagged", json_boolean(cell->noise != 0));
+	rc = rc ? rc : jset(o, "marks", json_string(bt_cell_noise_text(cell, text, sizeof(text))));
+	if (cell->ci_target > 0) {
+		rc = rc ? rc : jset(o, "ci_target", jreal(cell->ci_target));
+		rc = rc ? rc : jset(o, "stop", json_string(stops[cell->stop >= 0 && cell->stop <= 2 ? cell->stop : 0]));
+		rc = rc ? rc : jset(o, "stop_text", json_string(bt_cell_stop_text(cell, text, sizeof(text))));
+	}
+	if (rc == 0)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
 static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cell)
 {
 	struct field fl[NFIELDS];
@@ -993,6 +1090,8 @@ static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cel
 	}
 	if (rc == 0 && res->nmetrics > 0)
 		rc = jset(o, "metrics", cell_metrics_json(res, cell));
+	if (rc == 0)
+		rc = jset(o, "noise", cell_noise_json(cell));
 	if (rc == 0)
 		return o;
 fail:

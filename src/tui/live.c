@@ -448,7 +448,7 @@ double bt_live_rep_frac(const struct bt_snapshot *s)
 void bt_live_progress(const struct bt_snapshot *s, double *frac, double *eta)
 {
 	int total = s->ncells * s->reps_per_cell;
-	int done = s->cell * s->reps_per_cell + s->rep;
+	int done = s->reps_done;	/* any order: cell and rep need not say how far */
 	double rf = bt_live_rep_frac(s);
 
 	*frac = total > 0 ? (done + rf) / total : 0;

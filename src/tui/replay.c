@@ -159,6 +159,7 @@ static void feed(struct bt_app *a)
 	s.ncells = res->ncells;
 	s.reps_per_cell = rp->warmup + (res->ncells > 0 ? res->cells[0].total_reps : 0);
 	s.sample_seq = (uint64_t)rp->nfed_samples;
+	s.reps_done = rp->nfed_reps;
 	if (rp->nfed_samples > 0)
 		s.last = res->samples[rp->nfed_samples - 1];
 	for (int c = 0; c < res->ncells; c++) {

@@ -220,7 +220,9 @@ static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 			role = ROLE_LABEL;
 		if (is_sel_line(a, line))
 			role = ROLE_SELECT;
-		if (strstr(line, "interrupted") || strstr(line, "failed"))
+		/* A cell marked "!" (noisy, bimodal, steal: report.c) and its footnote. */
+		if (strstr(line, "interrupted") || strstr(line, "failed") ||
+		    (a->tscroll + i >= 2 && strchr(line, '!') != NULL))
 			role = ROLE_WARN;
 		if (len > a->thscroll)
 			bt_app_put(w, in.y + i, in.x, in.w, role, line + a->thscroll);
@@ -355,10 +357,17 @@ static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 			   c->failed ? "failed (see the status line)" : "not finished");
 		return;
 	}
-	bt_app_putf(w, in.y, in.x, in.w, ROLE_VALUE, "%s %s/s  sd %.1f%%  wall %s",
-		    bt_fmt_si(c->ops_s.median, b[0], 32), res->unit,
-		    c->ops_s.median ? 100.0 * c->ops_s.stddev / c->ops_s.median : 0.0,
-		    bt_fmt_ns(c->wall_s.median * 1e9, b[1], 32));
+	{
+		char why[BT_ERR_MAX];
+
+		/* A doubtful cell says why on selection (results.h bt_cell.noise). */
+		bt_app_putf(w, in.y, in.x, in.w, c->noise ? ROLE_WARN : ROLE_VALUE,
+			    "%s %s/s  sd %.1f%%  wall %s%s%s",
+			    bt_fmt_si(c->ops_s.median, b[0], 32), res->unit,
+			    c->ops_s.median ? 100.0 * c->ops_s.stddev / c->ops_s.median : 0.0,
+			    bt_fmt_ns(c->wall_s.median * 1e9, b[1], 32), c->noise ? "  ! " : "",
+			    c->noise ? bt_cell_noise_text(c, why, sizeof(why)) : "");
+	}
 	if (c->hist == NULL || c->hist->total == 0) {
 		bt_app_put(w, in.y + 1, in.x, in.w, ROLE_DIM, "no latencies recorded (lat=off)");
 		return;

@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <openssl/evp.h>
@@ -145,7 +146,8 @@ struct cipher_state {
 	size_t buffer;			/* < size: one block per thread, re-encrypted */
 	size_t stride;			/* from one thread's output block to the next */
 	unsigned char *refct;		/* [buffer] the block's ciphertext (buffer < size) */
-	unsigned char *in, *out;
+	unsigned char *in, *out;	/* mapped (big_alloc): in_len and out_len bytes */
+	size_t in_len, out_len;
 	struct bt_gost89 gost;
 	EVP_CIPHER *evp;
 	EVP_CIPHER_CTX **ctx;		/* [threads]: one per team thread */
@@ -235,6 +237,26 @@ static int check_vector(int algo, const EVP_CIPHER *evp, struct bt_err *err)
 	return rc;
 }
 
+/*
+ * The buffers come straight from mmap: page-aligned, zeroed by the kernel
+ * and faulted in as setup writes them in chunks, so a cancel is seen within
+ * a chunk. From malloc, a gigabyte buffer could be filled whole inside the
+ * allocator (MALLOC_PERTURB_, which meson test sets), where no cancel can
+ * reach it.
+ */
+static unsigned char *big_alloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void big_free(unsigned char *p, size_t n)
+{
+	if (p != NULL)
+		munmap(p, n ? n : 1);
+}
+
 static void cipher_teardown(struct bt_job *job)
 {
 	struct cipher_state *s = job->state;
@@ -245,8 +267,8 @@ static void cipher_teardown(struct bt_job *job)
 		EVP_CIPHER_CTX_free(s->ctx[i]);
 	free(s->ctx);
 	EVP_CIPHER_free(s->evp);
-	free(s->in);
-	free(s->out);
+	big_free(s->in, s->in_len);
+	big_free(s->out, s->out_len);
 	free(s->refct);
 	free(s->cpu_seen);
 	free(s->units);
@@ -390,10 +412,12 @@ static int cipher_setup(struct bt_job *job, struct bt_err *err)
 	/* buffer=: one input block, one output block per team thread, each on its own lines. */
 	alloc = (s->buffer + 63) & ~(size_t)63;
 	s->stride = alloc;
-	s->in = aligned_alloc(64, alloc);
+	s->in = big_alloc(alloc);
+	s->in_len = alloc;
 	if (s->buffer < s->size)
 		alloc *= (size_t)s->threads;
-	s->out = aligned_alloc(64, alloc);
+	s->out = big_alloc(alloc);
+	s->out_len = alloc;
 	s->ctx = calloc((size_t)s->threads, sizeof(*s->ctx));
 	s->cpu_seen = calloc((size_t)s->threads, sizeof(*s->cpu_seen));
 	s->units = calloc((size_t)s->threads, sizeof(*s->units));

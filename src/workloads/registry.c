@@ -16,6 +16,7 @@ extern const struct bt_workload bt_wl_convert;
 extern const struct bt_workload bt_wl_grep;
 extern const struct bt_workload bt_wl_sort;
 extern const struct bt_workload bt_wl_scan;
+extern const struct bt_workload bt_wl_pingpong;
 
 const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_pipeline,
@@ -31,6 +32,7 @@ const struct bt_workload *const bt_workloads[] = {
 	&bt_wl_grep,
 	&bt_wl_sort,
 	&bt_wl_scan,
+	&bt_wl_pingpong,
 	&bt_wl_null,
 };
 
