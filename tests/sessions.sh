@@ -247,5 +247,25 @@ for f in future empty binary cut; do
 	fi
 done
 
+# ---- export --format all: the TUI's file set, named after the recording -------
+expect_err "export all needs --out" 2 "benchtop: export --format all writes a set of files: give the directory with --out DIR" -- export "$P" --format all
+pb=$(basename "${P%.jsonl}")
+mkdir -p "$T/all" && ln -s "$T/victim" "$T/all/$pb.md"
+"$BT" export "$P" --format all --out "$T/all" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$T/victim" ] && grep -q "$pb.md" "$T/err"; then ok "export all: a symlink in the way is refused, not followed"
+else bad "export all: symlink refused" "rc=$rc $(cat "$T/err")"; fi
+rm -f "$T/all/$pb.md"
+"$BT" export "$P" --format all --out "$T/all" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$T/out")" = "$T/all/$pb.md
+$T/all/$pb.csv
+$T/all/$pb.json
+$T/all/$pb-cell-0-threads_1.hgrm
+$T/all/$pb-cell-1-threads_2.hgrm" ] && grep -q '^| threads' "$T/all/$pb.md" && grep -q "machine check:" "$T/all/$pb.md"; then
+	ok "export all: .md .csv .json and one .hgrm per cell, named by label"
+else
+	bad "export all" "rc=$rc $(cat "$T/out" "$T/err")"
+fi
+"$BT" export "$P" --format csv | cmp -s - "$T/all/$pb.csv" && ok "export all: the csv is export --format csv" || bad "export all: csv"
+
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

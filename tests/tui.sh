@@ -95,12 +95,21 @@ keys Down
 check "cell picker: cell 2" "Cell 2/3: threads=2"
 check "cell percentiles" "p50 [0-9.]+[nmu]?s +p90"
 keys e
-check "export: status names the files" "exported .*\.md \.csv \.json and 3 \.hgrm"
-base=${rec%.jsonl}
-for f in "$base.md" "$base.csv" "$base.json" "$base-cell1.hgrm" "$base-cell3.hgrm"; do
-	[ -s "$f" ] && ok "exported $(basename "$f")" || bad "exported $(basename "$f")"
+check "export: asks for a folder, offering the recording's" "Export to folder: $T/state/benchtop/sessions"
+keys C-u "$T/exp-tui" Enter
+check "export: status names the files" "exported .*\.md \.csv \.json and 3 \.hgrm \(us\) to $T/exp-tui"
+base=$(basename "${rec%.jsonl}")
+for f in "$base.md" "$base.csv" "$base.json" "$base-cell-0-threads_1.hgrm" "$base-cell-2-threads_4.hgrm"; do
+	[ -s "$T/exp-tui/$f" ] && ok "exported $f" || bad "exported $f" "$(ls "$T/exp-tui")"
 done
-grep -q "Percentile" "$base-cell1.hgrm" && ok ".hgrm has the HdrHistogram header" || bad ".hgrm format"
+grep -q "Percentile" "$T/exp-tui/$base-cell-0-threads_1.hgrm" && ok ".hgrm has the HdrHistogram header" || bad ".hgrm format"
+[ "$(grep -c '^[0-2],' "$T/exp-tui/$base.csv")" -eq 6 ] && ok "export csv: one row per rep" || bad "export csv: one row per rep" "$(cat "$T/exp-tui/$base.csv")"
+"$BT" export "$rec" --format all --out "$T/exp-cli" >"$T/out" 2>"$T/err"
+if [ "$(wc -l <"$T/out")" -eq 6 ] && diff -r "$T/exp-tui" "$T/exp-cli" >"$T/diff"; then ok "e and benchtop export --format all write identical file sets"
+else bad "e and export write identical file sets" "$(cat "$T/err"; head -20 "$T/diff")"; fi
+keys e
+check "export: offers the last folder" "Export to folder: $T/exp-tui"
+keys Escape
 keys Escape
 check "Esc: back to the workbench" "Parameters: pipeline"
 
@@ -130,6 +139,8 @@ else bad "help closes" "$(screen)"; fi
 keys q
 check "q quits" "EXITED=0"
 check "terminal restored (echo, icanon)" "icanon echo|echo icanon"
+grep -qx "export_dir = $T/exp-tui" "$T/config/benchtop/settings" && ok "the export folder is remembered" ||
+	bad "the export folder is remembered" "$(cat "$T/config/benchtop/settings")"
 
 mkdir -p "$T/config/benchtop/themes"
 printf 'name = Broken\nnormal = default\ntitle = purplish\n' >"$T/config/benchtop/themes/broken.theme"

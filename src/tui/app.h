@@ -243,7 +243,7 @@ struct bt_app {
 	/* status line and prompt */
 	char status[512];
 	enum bt_role status_role;
-	int prompt;			/* 0, 'S' save, 'L' load, '/' sessions filter */
+	int prompt;			/* 0, 'S' save, 'L' load, '/' sessions filter, 'e' export */
 	char prompt_label[64];
 	struct bt_lineed prompt_ed;
 };
@@ -377,7 +377,9 @@ void bt_resview_load(struct bt_app *a);
 void bt_resview_free(struct bt_app *a);
 int bt_resview_key(struct bt_app *a, int ch);
 void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
-void bt_resview_export(struct bt_app *a);
+/* The folder the export prompt offers; then write the file set into dir (status says what). */
+void bt_resview_export_dir(const struct bt_app *a, char *buf, size_t n);
+void bt_resview_export(struct bt_app *a, const char *dir);
 
 /* --- settings.c ---------------------------------------------------------- */
 

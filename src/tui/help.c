@@ -27,7 +27,7 @@ static const char *const help_text[] = {
 	"Esc s     stop the sweep now (the recording ends \"interrupted\")",
 	"=Results",
 	"Up/Down   pick a cell            PgUp/PgDn Left/Right  scroll table",
-	"e         export .md .csv .json and .hgrm next to the recording",
+	"e         export .md .csv .json .hgrm to a folder (= export --format all)",
 	"r         run again              Esc w    back",
 	"=Sessions",
 	"Up/Down   pick a recording       Enter    replay it",

@@ -354,6 +354,8 @@ static void prompt_key(struct bt_app *a, int ch)
 		return;
 	if (kind == '/')
 		bt_ss_set_filter(a, a->prompt_ed.buf);
+	else if (kind == 'e')
+		bt_resview_export(a, a->prompt_ed.buf);
 	else if (kind == 'S')
 		bt_wb_save_plan(a, a->prompt_ed.buf);
 	else
@@ -425,6 +427,17 @@ static void handle_key(struct bt_app *a, int ch)
 		}
 		if (ch == 'o' || ch == KEY_F(2)) {
 			bt_ss_open(a);
+			return;
+		}
+		if (ch == 'e') {
+			char dir[4096];
+
+			if (a->res == NULL) {
+				bt_app_status(a, ROLE_WARN, "nothing to export yet");
+				return;
+			}
+			bt_resview_export_dir(a, dir, sizeof(dir));
+			start_prompt(a, 'e', "Export to folder:", dir);
 			return;
 		}
 		bt_resview_key(a, ch);
