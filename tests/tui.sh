@@ -295,6 +295,22 @@ check "progress: results" "Results: null, complete" 30
 keys q
 check "progress quits" "EXITED=0"
 
+# --- validation in place: what r would refuse shows at its field as it is typed ---
+re_quote() { printf '%s' "$1" | sed 's/[].[*^$()+?{}|]/\\&/g'; }
+OPTS="pipeline pin=list:0,1000 as=processes" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+want=$("$BT" run pipeline pin=list:0,1000 as=processes --no-record 2>&1 >/dev/null | sed 's/^benchtop: //')
+check "validation: the run path's message at its field" "^.{21} +$(re_quote "$want")"
+keys G Up Right
+check "validation: fixed as=, the next refusal (pin) shows, wrapped" "^.{21} +pin=list:0,1000: CPU 1000 is not available"
+keys Up Enter C-u units Enter
+check "validation: rows= not swept, at the rows field" "rows=units: units is not swept \(nothing is swept\)"
+keys g Space
+check "validation: follows the plan (threads swept now)" "rows=units: units is not swept \(swept: threads\)"
+keys r
+check "validation: r refuses with the same line" "^ rows=units: units is not swept \(swept: threads\)"
+keys q
+check "validation quits" "EXITED=0"
+
 # --- the first launch: the classic experiment, and settings that persist -------
 FIRST=1 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 check "first launch: welcome" "Welcome: the form holds the classic experiment"

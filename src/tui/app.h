@@ -83,6 +83,9 @@ struct bt_form {
 	int ch_cursor;
 	uint64_t ch_mask;	/* ticked choices */
 	int ch_multi;		/* several may be ticked */
+	char plan_err[BT_ERR_MAX];	/* what r would refuse (bt_front_plan's line); "" */
+	int plan_err_field;	/* the field it names; nfields (the Run button) when none */
+	char *checked;		/* the plan (JSON) plan_err was computed for; malloc'd */
 };
 
 /* Throughput samples of one cell, for the live chart (x: s since the run started). */
@@ -279,6 +282,13 @@ int bt_form_param(const struct bt_app *a, int f);
  * of a new workload starts on its worker count; on the first field when none.
  */
 void bt_form_focus_flag(struct bt_app *a, unsigned flag);
+/*
+ * Run the run path's own checks (bt_front_plan: bt_plan_check and
+ * bt_run_validate) on the form's plan when it changed since the last call,
+ * and keep the one line at the field it names (form.plan_err): everything r
+ * would refuse is shown as the user types. Main loop, before drawing.
+ */
+void bt_form_validate(struct bt_app *a);
 /* A key for the focused form; returns 1 when used. */
 int bt_form_key(struct bt_app *a, int ch);
 void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engines/pin.h"
+#include "front/front.h"
 #include "tui/app.h"
 #include "workloads/registry.h"
 
@@ -225,6 +226,42 @@ static int set_field(struct bt_app *a, int f, const char *text)
 	a->form.err[0] = '\0';
 	a->dirty |= DIRTY_FORM | DIRTY_SIDE | DIRTY_STATUS;
 	return 0;
+}
+
+void bt_form_validate(struct bt_app *a)
+{
+	struct bt_front_base base = { .origin = "plan" };
+	const struct bt_plan *pl = cplan(a);
+	struct bt_form *fm = &a->form;
+	struct bt_err err = { "" };
+	struct bt_plan run;
+	char name[BT_ERR_MAX], *json;
+	size_t len;
+
+	if (pl == NULL)
+		return;
+	json = bt_plan_to_json(pl);
+	if (json == NULL || (fm->checked != NULL && !strcmp(json, fm->checked))) {
+		free(json);
+		return;
+	}
+	free(fm->checked);
+	fm->checked = json;
+	a->dirty |= DIRTY_FORM;
+	fm->plan_err[0] = '\0';
+	fm->plan_err_field = pl->nparams;
+	base.json = json;
+	if (bt_front_plan(&run, bt_workloads[a->wl_sel], &base, NULL, 0, NULL, &err) == 0) {
+		bt_plan_destroy(&run);
+		return;
+	}
+	snprintf(fm->plan_err, sizeof(fm->plan_err), "%s", err.msg);
+	/* "pin=list:0,5: CPU 5 ...", "rows=units: ...": the field is the name before '='. */
+	len = strcspn(err.msg, "=: ");
+	snprintf(name, sizeof(name), "%.*s", (int)len, err.msg);
+	for (int f = 0; f < pl->nparams; f++)
+		if (!strcmp(pl->params[bt_form_param(a, f)]->name, name))
+			fm->plan_err_field = f;
 }
 
 /* Validate what is being typed, token by token, as bt_plan_set will. */
@@ -595,23 +632,43 @@ struct row {
 	int line;	/* error line index */
 };
 
+/*
+ * The rows in order. The typing error (form.err) goes under its field; the
+ * plan's error (what r would refuse) under the field it names, or above the
+ * Run button, unless the typing error already stands there. errl gets the
+ * wrapped lines of both (at most 3 each); *nerr counts those after the
+ * cursor's row (to keep them on screen).
+ */
 static int form_rows(const struct bt_app *a, struct row *rows, int max, int errw,
 		     char errl[][BT_ERR_MAX], int *nerr)
 {
 	const struct bt_plan *pl = cplan(a);
-	int nwl = pl->nparams - (int)bt_common_nparams, n = 0;
+	const struct bt_form *fm = &a->form;
+	int nwl = pl->nparams - (int)bt_common_nparams, n = 0, ne = 0, np = 0;
+	int pf = fm->plan_err[0] && (!fm->err[0] || fm->err_field != fm->plan_err_field) ?
+		 fm->plan_err_field : -1;
 
 	*nerr = 0;
-	if (a->form.err[0])
-		*nerr = wrap(a->form.err, errw, errl, 3);
-	for (int f = 0; f < pl->nparams && n < max - 4; f++) {
+	if (fm->err[0])
+		ne = wrap(fm->err, errw, errl, 3);
+	if (pf >= 0)
+		np = wrap(fm->plan_err, errw, errl + ne, 3);
+	if (fm->err_field == fm->cursor)
+		*nerr += ne;
+	if (pf == fm->cursor && pf < pl->nparams)
+		*nerr += np;
+	for (int f = 0; f <= pl->nparams && n < max - 8; f++) {
 		if (f == nwl) {
 			rows[n++] = (struct row){ ROW_HEADING, f, 0 };
 		}
-		rows[n++] = (struct row){ ROW_FIELD, f, 0 };
-		if (f == a->form.err_field)
-			for (int i = 0; i < *nerr; i++)
+		if (f < pl->nparams)
+			rows[n++] = (struct row){ ROW_FIELD, f, 0 };
+		if (f == fm->err_field)
+			for (int i = 0; i < ne; i++)
 				rows[n++] = (struct row){ ROW_ERROR, f, i };
+		if (f == pf)
+			for (int i = 0; i < np; i++)
+				rows[n++] = (struct row){ ROW_ERROR, f, ne + i };
 	}
 	rows[n++] = (struct row){ ROW_RUN, pl->nparams, 0 };
 	return n;
@@ -712,7 +769,7 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 {
 	const struct bt_plan *pl = cplan(a);
 	const struct bt_workload *wl = bt_workloads[a->wl_sel];
-	char title[96], errl[3][BT_ERR_MAX], hint[256], pinl[8][160];
+	char title[96], errl[6][BT_ERR_MAX], hint[256], pinl[8][160];
 	struct row rows[BT_PLAN_MAX_PARAMS * 2 + 16];
 	struct bt_rect in;
 	int namew = 6, nrows, nerr, help_h, vis, cline = 0, first, npin = 0;
@@ -745,7 +802,7 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 		if ((rows[i].kind == ROW_FIELD || rows[i].kind == ROW_RUN) && rows[i].f == a->form.cursor)
 			cline = i;
 	/* Keep the cursor row (and its error lines) visible; no stored scroll state. */
-	first = cline + 1 + (a->form.err_field == a->form.cursor ? nerr : 0) - vis;
+	first = cline + 1 + nerr - vis;
 	if (first < 0)
 		first = 0;
 	for (int i = first; i < nrows && i - first < vis; i++) {
@@ -761,7 +818,8 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 			bt_app_put(w, y, in.x + 2, in.w - 2, ROLE_ERROR, errl[rw->line]);
 			break;
 		case ROW_RUN:
-			bt_app_put(w, y, in.x + 2, in.w - 2, cur ? ROLE_SELECT : ROLE_GOOD,
+			bt_app_put(w, y, in.x + 2, in.w - 2,
+				   cur ? ROLE_SELECT : a->form.plan_err[0] ? ROLE_DIM : ROLE_GOOD,
 				   a->utf8 ? "[ \u25b6 Run the sweep ]" : "[ > Run the sweep ]");
 			break;
 		case ROW_FIELD: {

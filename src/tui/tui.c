@@ -621,6 +621,8 @@ static void loop(struct bt_app *a)
 					 { .fd = bt_front_signal_fd(), .events = POLLIN } };
 		int timeout = -1, ch;
 
+		if (a->screen == SCR_WORKBENCH)
+			bt_form_validate(a);
 		render(a);
 		if (a->running || bt_replay_playing(a)) {
 			uint64_t now = bt_now_ns();

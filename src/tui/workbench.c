@@ -83,6 +83,8 @@ void bt_wb_destroy(struct bt_app *a)
 			bt_plan_destroy(&a->plans[w]);
 	free(a->plans);
 	free(a->plan_ok);
+	free(a->form.checked);
+	a->form.checked = NULL;
 	if (a->have_topo)
 		bt_topo_destroy(&a->topo);
 }
@@ -90,6 +92,7 @@ void bt_wb_destroy(struct bt_app *a)
 void bt_wb_select(struct bt_app *a, int wl)
 {
 	a->wl_sel = wl;
+	free(a->form.checked);
 	memset(&a->form, 0, sizeof(a->form));
 	a->form.err_field = -1;
 	if (bt_form_plan(a) != NULL)
