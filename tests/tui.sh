@@ -59,7 +59,7 @@ grep -q "^the workbench" "$T/out" && grep -q -- "--refresh MS" "$T/out" && grep 
 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 check "opens on the workbench with pipeline" "Parameters: pipeline"
 check "form focused on threads" "^..+>threads +\[ \]1 \[ \]2 \[x\]4"
-check "footer shows the keys" "F1/\? Help +Tab Pane +Enter Edit +Space Toggle +r Run"
+check "footer shows the keys" "F1 Help +\? Detail +Tab Pane +Enter Edit +Space Toggle +r Run"
 
 # An invalid value shows the CLI's message inline.
 want=$("$BT" run pipeline units=0 2>&1 >/dev/null | sed 's/^benchtop: //')
@@ -131,7 +131,7 @@ check "bad plan: file and line" "bad\.json:1:"
 # Themes: cycle live; a broken user theme names file and line.
 keys t
 check "t cycles the theme" "theme high-contrast"
-keys '?'
+keys F1
 check "help overlay" "Help - any key closes"
 keys x
 if wait_for "Parameters: pipeline" && ! screen | grep -q "Help - any key closes"; then ok "help closes"
@@ -211,6 +211,17 @@ if screen | LC_ALL=C grep -q '[^ -~]'; then bad "LANG=C: ASCII only" "$(screen |
 else ok "LANG=C: ASCII only on the workbench"; fi
 read -r basic ext < <(colours)
 [ "$basic" -gt 0 ] && [ "$ext" -eq 0 ] && ok "TERM=xterm: 8 colours only ($basic)" || bad "TERM=xterm colours" "basic=$basic ext=$ext"
+keys G Up
+check "80x24: a long help wraps and points to ?" "^\|.{16}\|\|the workload can\)"
+keys '?'
+check "? on a field: range, default, example" "example: benchtop run pipeline as=threads"
+if screen | grep -q "range: threads|processes (enum)" && screen | grep -q "default: threads"; then ok "? on a field: range and default"
+else bad "? on a field: range and default" "$(screen)"; fi
+keys Escape g
+keys L C-u "$T/a-plan-that-is-not-there-at-all.json" Enter
+check "80x24: a long message wraps, not cut" "^ $T/a-plan-that-is-not-there-at-all\.json:"
+check "80x24: the wrapped message's second line" "^ [a-z :]*file or directory *$"
+check "80x24: the footer keeps q Quit under a wrapped message" "q Quit"
 configure 20000
 keys r
 check "LANG=C: live view" "Throughput, items/s" 20
@@ -227,10 +238,14 @@ read -r basic ext < <(colours)
 [ "$ext" -gt 0 ] && ok "TERM=xterm-256color: 256-colour palette ($ext)" || bad "256 colours" "basic=$basic ext=$ext"
 keys q
 
-start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
-check "NO_COLOR: workbench" "Parameters: pipeline"
+OPTS="null threads=1,2 duration=300ms reps=1 warmup=0" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
+check "NO_COLOR: workbench" "Parameters: null"
 read -r basic ext < <(colours)
 [ "$basic" -eq 0 ] && [ "$ext" -eq 0 ] && ok "NO_COLOR=1: no colours" || bad "NO_COLOR" "basic=$basic ext=$ext"
+keys r
+check "NO_COLOR: chart series told apart by glyph (legend)" "ops/s +(■ ▶ threads=2 +● threads=1|● ▶ threads=1 +■ threads=2)" 20
+check "NO_COLOR: the series drawn in their glyphs" "┤.*[●■]" 20
+check "NO_COLOR: results" "Results: null, complete" 30
 keys q
 check "NO_COLOR quits" "EXITED=0"
 

@@ -83,6 +83,7 @@ struct bt_form {
 	int ch_cursor;
 	uint64_t ch_mask;	/* ticked choices */
 	int ch_multi;		/* several may be ticked */
+	int detail;		/* ? on a field: its whole help, range, default, example */
 	char plan_err[BT_ERR_MAX];	/* what r would refuse (bt_front_plan's line); "" */
 	int plan_err_field;	/* the field it names; nfields (the Run button) when none */
 	char *checked;		/* the plan (JSON) plan_err was computed for; malloc'd */
@@ -246,6 +247,7 @@ struct bt_app {
 	/* status line and prompt */
 	char status[512];
 	enum bt_role status_role;
+	int status_h;			/* rows the status line took when last drawn (1..3) */
 	int prompt;			/* 0, 'S' save, 'L' load, '/' sessions filter, 'e' export */
 	char prompt_label[64];
 	struct bt_lineed prompt_ed;

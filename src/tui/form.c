@@ -586,6 +586,7 @@ int bt_form_key(struct bt_app *a, int ch)
 	return 0;
 moved:
 	fm->tick = 0;
+	fm->detail = 0;
 	if (fm->err_field != fm->cursor)
 		fm->err[0] = '\0';
 	a->dirty |= DIRTY_SIDE | DIRTY_FOOTER;
@@ -735,6 +736,62 @@ static void draw_value(WINDOW *w, int y, int x, int width, const struct bt_app *
 	bt_app_put(w, y, x, width, cur ? ROLE_SELECT : ROLE_VALUE, buf);
 }
 
+/*
+ * The focused field's help wrapped to width w, at most max lines (cut with
+ * "..." and a pointer to ? when there is more) and at most room. With the
+ * detail open: all of it, then the range, the default and an example.
+ */
+static int help_lines(const struct bt_app *a, int w, char out[][BT_ERR_MAX], int max, int room)
+{
+	const struct bt_plan *pl = cplan(a);
+	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	const struct bt_param *p;
+	char text[BT_ERR_MAX * 2], allowed[160], ex[BT_VALUE_TEXT];
+	int n, more;
+
+	if (max > room)
+		max = room;
+	if (max < 1)
+		return 0;
+	if (a->form.cursor >= pl->nparams) {
+		snprintf(text, sizeof(text), "%s: %s", wl->name, wl->title ? wl->title : "");
+		return wrap(text, w, out, max);
+	}
+	p = pl->params[bt_form_param(a, a->form.cursor)];
+	snprintf(text, sizeof(text), "%s: %s", p->name, p->help ? p->help : "");
+	if (!a->form.detail) {
+		char all[10][BT_ERR_MAX];
+
+		more = wrap(text, w, all, 10) > max;
+		n = wrap(text, w, out, max);
+		if (more && n > 0) {
+			int len = (int)strlen(out[n - 1]);
+			int at = len + 9 <= w ? len : w - 9 > 0 ? w - 9 : 0;
+
+			snprintf(out[n - 1] + at, BT_ERR_MAX - (size_t)at, " ... (?)");
+		}
+		return n;
+	}
+	n = wrap(text, w, out, max);
+	bt_param_allowed(p, allowed, sizeof(allowed));
+	if (n < max)
+		snprintf(out[n++], BT_ERR_MAX, "range: %s (%s)", allowed, bt_pkind_name(p->kind));
+	if (n < max)
+		snprintf(out[n++], BT_ERR_MAX, "default: %s", p->def && p->def[0] ? p->def : "(none)");
+	/* An example: a sweep of the suggested values, else the default. */
+	if (p->ticks != NULL && !(p->flags & BT_PF_NOSWEEP)) {
+		const char *t = p->ticks, *c2 = strchr(t, ',');
+
+		c2 = c2 ? strchr(c2 + 1, ',') : NULL;
+		snprintf(ex, sizeof(ex), "%.*s", c2 ? (int)(c2 - t) : (int)strlen(t), t);
+	} else {
+		snprintf(ex, sizeof(ex), "%s", p->def && p->def[0] ? p->def : "...");
+	}
+	if (n < max)
+		snprintf(out[n++], BT_ERR_MAX, "example: benchtop run %s %s=%s", wl->name, p->name, ex);
+	return n;
+}
+
 /* How to use the focused field, for the help lines under the form. */
 static void field_hint(const struct bt_app *a, int f, char *buf, size_t n)
 {
@@ -769,10 +826,10 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 {
 	const struct bt_plan *pl = cplan(a);
 	const struct bt_workload *wl = bt_workloads[a->wl_sel];
-	char title[96], errl[6][BT_ERR_MAX], hint[256], pinl[8][160];
+	char title[96], errl[6][BT_ERR_MAX], hint[256], pinl[8][160], helpl[10][BT_ERR_MAX];
 	struct row rows[BT_PLAN_MAX_PARAMS * 2 + 16];
 	struct bt_rect in;
-	int namew = 6, nrows, nerr, help_h, vis, cline = 0, first, npin = 0;
+	int namew = 6, nrows, nerr, help_h, vis, cline = 0, first, npin = 0, nhelp;
 	int wide = a->cols >= 100;
 
 	snprintf(title, sizeof(title), "Parameters: %s", wl->name);
@@ -786,9 +843,14 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 	namew += 2;
 	nrows = form_rows(a, rows, (int)(sizeof(rows) / sizeof(rows[0])), in.w - 4, errl, &nerr);
 
-	/* Help lines at the bottom: the field's help and how to use it; pinning when narrow. */
-	help_h = 3;
-	if (!wide && a->form.cursor < pl->nparams &&
+	/*
+	 * Help lines at the bottom: the field's help (wrapped, 2 lines at most;
+	 * all of it with range, default and an example after ?) and how to use
+	 * it; pinning when narrow.
+	 */
+	nhelp = help_lines(a, in.w, helpl, a->form.detail ? 10 : 2, in.h / 2);
+	help_h = 2 + nhelp;
+	if (!wide && !a->form.detail && a->form.cursor < pl->nparams &&
 	    !strcmp(pl->params[bt_form_param(a, a->form.cursor)]->name, "pin")) {
 		npin = bt_form_pin_lines(a, pinl, in.h / 3 > 6 ? 6 : in.h / 3, in.w);
 		help_h += npin;
@@ -841,17 +903,13 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 
 		for (int x = 0; x < in.w; x++)
 			bt_cell_draw(w, in, y - in.y, x, a->utf8 ? L'\u2500' : L'-', bt_role_attr(ROLE_BORDER));
-		if (f < pl->nparams) {
-			const struct bt_param *p = pl->params[bt_form_param(a, f)];
-
-			bt_app_putf(w, y + 1, in.x, in.w, ROLE_NORMAL, "%s: %s", p->name, p->help);
-		} else {
-			bt_app_putf(w, y + 1, in.x, in.w, ROLE_NORMAL, "%s: %s", wl->name, wl->title);
-		}
+		for (int i = 0; i < nhelp; i++)
+			bt_app_put(w, y + 1 + i, in.x, in.w, ROLE_NORMAL, helpl[i]);
 		field_hint(a, f, hint, sizeof(hint));
-		bt_app_put(w, y + 2, in.x, in.w, ROLE_DIM, hint);
+		bt_app_put(w, y + 1 + nhelp, in.x, in.w, ROLE_DIM, hint);
 		for (int i = 0; i < npin; i++)
-			bt_app_put(w, y + 3 + i, in.x, in.w, i == 0 ? ROLE_LABEL : ROLE_NORMAL, pinl[i]);
+			bt_app_put(w, y + 2 + nhelp + i, in.x, in.w, i == 0 ? ROLE_LABEL : ROLE_NORMAL,
+				   pinl[i]);
 	}
 }
 

@@ -555,6 +555,7 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	m.xmin = 0;
 	m.xmax = l->xmax_fixed > 0 ? l->xmax_fixed : l->max_x > 1 ? l->max_x : 1;
 	m.nseries = l->ncells;
+	m.glyphs = !a->color;
 	m.series = ser;
 	bt_chart_draw(w, in, &m, a->utf8);
 	free(ser);
@@ -568,11 +569,23 @@ static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	int reps = l->shown_cell == l->hist_cell ? l->hist_reps : 0;
 
 	bt_app_clear(w, r);
-	if (l->shown_cell >= 0 && l->shown_cell < l->ncells)
-		snprintf(title, sizeof(title), "Latency, %s (%d rep%s%s)", l->labels[l->shown_cell],
-			 reps, reps == 1 ? "" : "s", l->shown_running ? " + running" : "");
-	else
-		snprintf(title, sizeof(title), "Latency");
+	snprintf(title, sizeof(title), "Latency");
+	if (l->shown_cell >= 0 && l->shown_cell < l->ncells) {
+		const char *lab = l->labels[l->shown_cell];
+		int room = r.w - 6;
+
+		/* The longest title that fits the box: never a cut word. */
+		snprintf(title, sizeof(title), "Latency, %s (%d rep%s%s)", lab, reps,
+			 reps == 1 ? "" : "s", l->shown_running ? " + running" : "");
+		if ((int)strlen(title) > room)
+			snprintf(title, sizeof(title), "%s (%d%s)", lab, reps,
+				 l->shown_running ? "+run" : reps == 1 ? " rep" : " reps");
+		if ((int)strlen(title) > room)
+			snprintf(title, sizeof(title), "Latency (%d rep%s%s)", reps, reps == 1 ? "" : "s",
+				 l->shown_running ? " + running" : "");
+		if ((int)strlen(title) > room)
+			snprintf(title, sizeof(title), "Latency");
+	}
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 2 || in.w < 10)
 		return;

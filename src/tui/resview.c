@@ -318,6 +318,7 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	m.xunit = res->axes[0];
 	m.logx = logx;
 	m.nseries = ncombos;
+	m.glyphs = !a->color;
 	m.series = ser;
 	bt_chart_draw(w, in, &m, a->utf8);
 out:

@@ -120,11 +120,56 @@ static void draw_header(WINDOW *w, const struct bt_app *a)
 	}
 }
 
+/*
+ * The status message in lines of at most w columns, broken at spaces where
+ * it can be (a path with none is broken where it must): a message that does
+ * not fit wraps rather than being cut. Returns the count (1..max).
+ */
+static int status_wrap(const char *msg, int w, char out[][512], int max)
+{
+	int n = 0, len = (int)strlen(msg);
+
+	out[0][0] = '\0';
+	if (w < 10)
+		w = 10;
+	while (len > 0 && n < max) {
+		int take = len <= w ? len : w;
+
+		if (take < len && n < max - 1) {
+			int sp = take;
+
+			while (sp > w / 2 && msg[sp] != ' ')
+				sp--;
+			if (msg[sp] == ' ')
+				take = sp;
+		}
+		snprintf(out[n++], 512, "%.*s", take, msg);
+		msg += take;
+		len -= take;
+		while (*msg == ' ') {
+			msg++;
+			len--;
+		}
+	}
+	return n ? n : 1;
+}
+
+/* Rows the status line takes now: 1, or up to 3 for a long message (never during a prompt). */
+static int status_rows(const struct bt_app *a)
+{
+	char lines[3][512];
+
+	if (a->prompt || (int)strlen(a->status) <= a->cols - 2)
+		return 1;
+	return status_wrap(a->status, a->cols - 2, lines, 3);
+}
+
 static void draw_status(WINDOW *w, const struct bt_app *a)
 {
-	int y = a->rows - 2;
+	char lines[3][512];
+	int nl = status_rows(a), y = a->rows - 1 - nl;
 
-	bt_app_clear(w, (struct bt_rect){ y, 0, 1, a->cols });
+	bt_app_clear(w, (struct bt_rect){ y, 0, nl, a->cols });
 	if (a->prompt) {
 		const struct bt_lineed *e = &a->prompt_ed;
 		int lw = (int)strlen(a->prompt_label) + 1;
@@ -137,7 +182,13 @@ static void draw_status(WINDOW *w, const struct bt_app *a)
 		wattroff(w, A_REVERSE);
 		return;
 	}
-	bt_app_put(w, y, 1, a->cols - 2, a->status_role, a->status);
+	if (nl == 1) {
+		bt_app_put(w, y, 1, a->cols - 2, a->status_role, a->status);
+		return;
+	}
+	status_wrap(a->status, a->cols - 2, lines, 3);
+	for (int i = 0; i < nl; i++)
+		bt_app_put(w, y + i, 1, a->cols - 2, a->status_role, lines[i]);
 }
 
 struct key_help {
@@ -165,7 +216,7 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "L", "Load", 1 }, { "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
 		{ 0, 0, 0 } };
 	static const struct key_help form[] = {
-		{ "F1/?", "Help", 0 }, { "Tab", "Pane", 0 }, { "Enter", "Edit", 0 },
+		{ "F1", "Help", 0 }, { "?", "Detail", 1 }, { "Tab", "Pane", 0 }, { "Enter", "Edit", 0 },
 		{ "Space", "Toggle", 0 }, { "r", "Run", 0 }, { "o", "Sessions", 1 }, { "S", "Save", 1 },
 		{ "L", "Load", 1 }, { "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
 		{ 0, 0, 0 } };
@@ -281,9 +332,14 @@ static void render(struct bt_app *a)
 		a->rows = 0;
 		return;
 	}
+	/* A status message that wraps takes rows from the screen above it: lay out again. */
+	if (status_rows(a) != a->status_h) {
+		a->status_h = status_rows(a);
+		d = DIRTY_ALL;
+	}
 	if (d & DIRTY_CLEAR)
 		erase();
-	area = (struct bt_rect){ 1, 0, a->rows - 3, a->cols };
+	area = (struct bt_rect){ 1, 0, a->rows - 2 - a->status_h, a->cols };
 	switch (a->screen) {
 	case SCR_WORKBENCH: {
 		int lw = a->cols >= 160 ? 24 : a->cols >= 100 ? 20 : 18;
@@ -389,6 +445,18 @@ static void handle_key(struct bt_app *a, int ch)
 	}
 	if (a->screen == SCR_WORKBENCH && a->focus == PANE_FORM && (a->form.editing || a->form.chooser)) {
 		bt_form_key(a, ch);
+		return;
+	}
+	if (ch == '?' && a->screen == SCR_WORKBENCH && a->focus == PANE_FORM &&
+	    a->form.cursor < bt_form_nfields(a)) {
+		/* On a field, ? opens (or closes) its detail: F1 is the whole help. */
+		a->form.detail = !a->form.detail;
+		a->dirty |= DIRTY_FORM;
+		return;
+	}
+	if (ch == 27 && a->screen == SCR_WORKBENCH && a->form.detail) {
+		a->form.detail = 0;
+		a->dirty |= DIRTY_FORM;
 		return;
 	}
 	switch (ch) {
@@ -757,7 +825,7 @@ static int tui_session(int argc, char **argv, const char *replay)
 	else if (a->set_first && a->status[0] == '\0')
 		bt_app_status(a, ROLE_GOOD, "Welcome: the form holds the classic experiment, signal vs broadcast at 1-64 threads (about 30 s). Press r to run it.");
 	if (a->status[0] == '\0')
-		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, o sessions, ? helps.",
+		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, o sessions, F1 helps, ? explains a field.",
 			      a->topo_desc);
 	a->dirty = DIRTY_ALL;
 
