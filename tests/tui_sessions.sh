@@ -149,6 +149,20 @@ check "r runs the recorded plan" "Results: null, complete" 30
 keys q
 check "q quits after the re-run" "EXITED=0"
 
+# --- replay shows the run as it was ------------------------------------------
+"$BT" run pipeline threads=2 units=20000 reps=2 warmup=0 --record "$T/pipe.jsonl" --quiet >/dev/null 2>&1
+"$BT" run null threads=1 duration=200ms reps=2 warmup=0 lat=off --record "$T/nolat.jsonl" --quiet >/dev/null 2>&1
+start 120 40 replay "$T/pipe.jsonl"
+check "replay: latencies on, none yet: no lat=off message" "[|│]no latencies yet +[|│]"
+check "replay: per-thread bars of the counting workers only, as live" "Ops per thread \(2 counting of 5\)"
+if screen | grep -q "lat=off"; then bad "replay: no lat=off with latencies on" "$(screen)"; else ok "replay: no lat=off with latencies on"; fi
+keys q
+check "replay quits" "EXITED=0"
+start 120 40 replay "$T/nolat.jsonl"
+check "replay of a lat=off recording says so" "lat=off: this run records no latencies"
+keys q
+check "lat=off replay quits" "EXITED=0"
+
 # --- --cast ------------------------------------------------------------------
 start 160 24 --cast "$T/no/such/dir/x.cast"
 check "--cast to a bad path: one line, exit 2" "benchtop: --cast $T/no/such/dir/x.cast: No such file or directory"

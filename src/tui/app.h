@@ -118,7 +118,8 @@ struct bt_live {
 	char wl_name[64];		/* the workload, as the titles name it */
 	char fixed[256];		/* the plan's fixed values (bt_results_fixed): "threads=64" */
 	char unit[32];			/* what an op is ("items") */
-	double xmax_fixed;		/* the chart's x range when known ahead (replay); 0: follow the data */
+	double xmax_fixed;		/* the chart's x range when known ahead; 0: follow the data */
+	int lat_off;			/* the plan (or every recorded rep) has lat=off */
 };
 
 /* The sessions screen: the recordings of one directory, newest first. */
@@ -329,6 +330,15 @@ void bt_live_reset(struct bt_live *l);
 /* Feed one sample (drawn at x seconds) or one finished rep; return the dirty bits. */
 unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x);
 unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r);
+/*
+ * The one path from results to the live model, in the order they happened
+ * (a rep after its samples): a sample placed on the run's time axis (each
+ * rep continues where the previous one ended), a finished rep merged (and a
+ * point for a rep shorter than a sample). The live tick and the replay both
+ * feed through these, so a replay draws the x axis the live view drew.
+ */
+unsigned bt_live_feed_sample(struct bt_live *l, const struct bt_sample *s);
+unsigned bt_live_feed_rep(struct bt_live *l, const struct bt_rep *r);
 /*
  * How far the running rep is, 0..1, from its stop rule: elapsed / duration,
  * ops / quota, or ops / the fixed work setup announced; 0 when none applies.
