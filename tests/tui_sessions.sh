@@ -19,7 +19,7 @@ start() {
 	local w=$1 h=$2; shift 2
 	next_server
 	tmux -L "$SOCK" -f /dev/null new-session -d -s bt -x "$w" -y "$h" \
-		"env XDG_STATE_HOME=$T/state XDG_CONFIG_HOME=$T/config TERM=xterm LANG=C LC_ALL=C sh -c 'trap : INT; cd $T; \"$BT\" $*; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
+		"env XDG_STATE_HOME=${STATE:-$T/state} XDG_CONFIG_HOME=$T/config TERM=xterm LANG=C LC_ALL=C sh -c 'trap : INT; cd $T; \"$BT\" $*; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
 	tmux -L "$SOCK" set-option -g -t bt window-size manual >/dev/null 2>&1
 }
 
@@ -162,6 +162,31 @@ start 120 40 replay "$T/nolat.jsonl"
 check "replay of a lat=off recording says so" "lat=off: this run records no latencies"
 keys q
 check "lat=off replay quits" "EXITED=0"
+
+# --- compare: heads in words, why an interval is missing, different workloads asked first ---
+D2=$T/state2/benchtop/sessions
+mkdir -p "$D2"
+"$BT" run null threads=1 ops=100000 reps=1 warmup=0 --record "$D2/x-one.jsonl" --quiet >/dev/null 2>&1
+"$BT" run locks threads=1 ops=1000 reps=1 warmup=0 --record "$D2/y-locks.jsonl" --quiet >/dev/null 2>&1
+"$BT" run null threads=1 ops=100000 reps=1 warmup=0 --record "$D2/z-one.jsonl" --quiet >/dev/null 2>&1
+STATE=$T/state2 start 120 40
+check "compare scenario: workbench" "Parameters: pipeline"
+keys o
+check "compare scenario: sessions" "Sessions: 3, 0 marked"
+keys g Space Space c
+check "different workloads: asked first" "recordings of different workloads \(locks, null\): compare them anyway\? y/n"
+check "different workloads: the footer says y/n" "y Compare +n Cancel"
+keys n
+check "n: not compared" "not compared"
+keys g Space Space Space g Space
+check "compare scenario: x and z marked" "Sessions: 3, 2 marked"
+keys c
+check "compare heads in words: A, B, B/A" "cell +vs +A ops/s +B ops/s +B/A +95% CI"
+check "compare: the heads explained" "A is the base \(the oldest\); B/A is B's median throughput over A's"
+check "compare: an interval of 1 rep says why" "^.threads=1 .* B .* 1 rep each "
+if screen | grep -q "inf"; then bad "compare: no -inf..inf" "$(screen)"; else ok "compare: no -inf..inf"; fi
+keys q
+check "compare scenario quits" "EXITED=0"
 
 # --- --cast ------------------------------------------------------------------
 start 160 24 --cast "$T/no/such/dir/x.cast"

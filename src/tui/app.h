@@ -133,6 +133,7 @@ struct bt_sessview {
 	int sel, scroll;		/* in shown */
 	char filter[64];		/* workload filter ("" = all) */
 	int confirm;			/* list index waiting for y/n to delete, -1 none */
+	int confirm_cmp;		/* waiting for y/n to compare different workloads */
 	enum bt_screen back;		/* where Esc goes */
 };
 

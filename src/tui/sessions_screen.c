@@ -249,20 +249,28 @@ static void rerun(struct bt_app *a, const struct bt_session_info *si)
 	bt_results_destroy(&res);
 }
 
-/* c: the marked sessions compared, oldest first (A is the base). */
-static void compare_marked(struct bt_app *a)
+/*
+ * c: the marked sessions compared, oldest first (A is the base). Recordings
+ * of different workloads have no cells in common to speak of: that is asked
+ * first (y/n), unless asked already (sure).
+ */
+static void compare_marked(struct bt_app *a, int sure)
 {
 	struct bt_sessview *ss = &a->ss;
 	const char *paths[BT_CMP_MAX];
+	const char *wl[BT_CMP_MAX];
 	struct bt_err err = { "" };
-	int n = 0, nm = 0;
+	int n = 0, nm = 0, differ = 0;
 
 	for (int i = ss->n - 1; i >= 0; i--) {
 		if (!ss->marked[i])
 			continue;
 		nm++;
-		if (n < BT_CMP_MAX)
+		if (n < BT_CMP_MAX) {
+			wl[n] = ss->list[i].workload;
+			differ |= n > 0 && strcmp(wl[n], wl[0]) != 0;
 			paths[n++] = ss->list[i].path;
+		}
 	}
 	if (nm < 2) {
 		bt_app_status(a, ROLE_WARN, "mark two or more sessions with Space, then c compares them");
@@ -270,6 +278,25 @@ static void compare_marked(struct bt_app *a)
 	}
 	if (nm > BT_CMP_MAX) {
 		bt_app_status(a, ROLE_WARN, "%d marked: at most %d can be compared", nm, BT_CMP_MAX);
+		return;
+	}
+	if (differ && !sure) {
+		char names[256];
+		size_t o = 0;
+
+		names[0] = '\0';
+		for (int i = 0; i < n && o < sizeof(names); i++) {
+			int seen = 0;
+
+			for (int j = 0; j < i; j++)
+				seen |= !strcmp(wl[j], wl[i]);
+			if (!seen)
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "",
+						      wl[i]);
+		}
+		ss->confirm_cmp = 1;
+		bt_app_status(a, ROLE_WARN, "these are recordings of different workloads (%s): compare them anyway? y/n",
+			      names);
 		return;
 	}
 	if (bt_cv_open(a, paths, n, &err) < 0) {
@@ -285,6 +312,15 @@ int bt_ss_key(struct bt_app *a, int ch)
 	struct bt_err err = { "" };
 	int page = a->rows - 9 > 1 ? a->rows - 9 : 1;
 
+	if (ss->confirm_cmp) {
+		ss->confirm_cmp = 0;
+		a->dirty |= DIRTY_TABLE | DIRTY_FOOTER;
+		if (ch == 'y' || ch == 'Y')
+			compare_marked(a, 1);
+		else
+			bt_app_status(a, ROLE_NORMAL, "not compared");
+		return 1;
+	}
 	if (ss->confirm >= 0) {
 		int idx = ss->confirm;
 
@@ -358,7 +394,7 @@ int bt_ss_key(struct bt_app *a, int ch)
 			rerun(a, si);
 		return 1;
 	case 'c':
-		compare_marked(a);
+		compare_marked(a, 0);
 		return 1;
 	default:
 		return 0;

@@ -241,6 +241,8 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "?", "Help", 1 }, { "q", "Quit", 1 }, { 0, 0, 0 } };
 	static const struct key_help confirm[] = {
 		{ "y", "Delete", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
+	static const struct key_help confirm_cmp[] = {
+		{ "y", "Compare", 0 }, { "n", "Cancel", 0 }, { 0, 0, 0 } };
 	static const struct key_help replay[] = {
 		{ "Space", "Pause", 0 }, { "1/2/8", "Speed", 0 }, { "[ ]", "Cell", 0 },
 		{ "Home", "Restart", 0 }, { "v", "End", 1 }, { "Esc", "Back", 0 }, { "?", "Help", 1 },
@@ -258,7 +260,7 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 	else if (a->screen == SCR_RESULTS)
 		k = results;
 	else if (a->screen == SCR_SESSIONS)
-		k = a->ss.confirm >= 0 ? confirm : sessions;
+		k = a->ss.confirm_cmp ? confirm_cmp : a->ss.confirm >= 0 ? confirm : sessions;
 	else if (a->screen == SCR_REPLAY)
 		k = replay;
 	else if (a->screen == SCR_COMPARE)
@@ -511,12 +513,13 @@ static void handle_key(struct bt_app *a, int ch)
 		bt_resview_key(a, ch);
 		return;
 	case SCR_SESSIONS:
-		if (a->ss.confirm < 0 && (ch == 27 || ch == KEY_BACKSPACE || ch == 127)) {
+		if (a->ss.confirm < 0 && !a->ss.confirm_cmp &&
+		    (ch == 27 || ch == KEY_BACKSPACE || ch == 127)) {
 			set_screen(a, a->ss.back == SCR_RESULTS && a->res != NULL ? SCR_RESULTS :
 				   SCR_WORKBENCH);
 			return;
 		}
-		if (a->ss.confirm < 0 && ch == '/') {
+		if (a->ss.confirm < 0 && !a->ss.confirm_cmp && ch == '/') {
 			start_prompt(a, '/', "Workload filter:", a->ss.filter);
 			return;
 		}
