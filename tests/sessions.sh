@@ -267,5 +267,15 @@ else
 fi
 "$BT" export "$P" --format csv | cmp -s - "$T/all/$pb.csv" && ok "export all: the csv is export --format csv" || bad "export all: csv"
 
+# ---- run --save-plan never truncates what it did not create --------------------
+ln -s "$T/sp-victim" "$T/sp-link.json"
+"$BT" run null threads=1 ops=10 reps=1 warmup=0 --no-record --quiet --save-plan "$T/sp-link.json" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -ne 0 ] && [ ! -e "$T/sp-victim" ] && grep -q "sp-link.json exists and is a symbolic link" "$T/err" &&
+	ok "--save-plan onto a symlink: refused, not followed" || bad "--save-plan onto a symlink" "rc=$rc $(cat "$T/err")"
+"$BT" run null threads=1 ops=10 reps=1 warmup=0 --no-record --quiet --save-plan "$T/sp.json" >/dev/null 2>&1
+"$BT" run null threads=2 ops=10 reps=1 warmup=0 --no-record --quiet --save-plan "$T/sp.json" >/dev/null 2>&1
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["params"]["threads"] in (2, [2])' "$T/sp.json" &&
+	ok "--save-plan replaces a regular file whole" || bad "--save-plan replaces a regular file" "$(cat "$T/sp.json")"
+
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

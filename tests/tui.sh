@@ -113,20 +113,41 @@ keys Escape
 keys Escape
 check "Esc: back to the workbench" "Parameters: pipeline"
 
-# Plans: save, change, load back; the CLI runs the saved plan.
-keys S C-u "$T/plan.json" Enter
-check "plan saved" "plan saved to $T/plan.json"
-if "$BT" run --plan "$T/plan.json" --no-record --quiet --format csv >"$T/plan.csv" 2>"$T/err" &&
+# Plans: save, change, load back from the plans list; the CLI runs the saved plan.
+keys S
+check "S offers the plans folder" "Save plan to: $T/config/benchtop/plans/pipeline\.json"
+keys C-u "$T/plans/plan.json" Enter
+check "plan saved" "plan saved to $T/plans/plan.json"
+if "$BT" run --plan "$T/plans/plan.json" --no-record --quiet --format csv >"$T/plan.csv" 2>"$T/err" &&
 	[ "$(wc -l <"$T/plan.csv")" -eq 4 ]; then ok "benchtop run --plan reads the TUI's plan"
 else bad "benchtop run --plan reads the TUI's plan" "$(cat "$T/err" "$T/plan.csv")"; fi
 keys g Space                               # untick threads=1
 check "threads changed" "threads +\[ \]1 \[x\]2 \[x\]4"
-keys L C-u "$T/plan.json" Enter
-check "plan loaded" "plan loaded from $T/plan.json: pipeline, 3 cells"
+keys S
+check "S offers the last plans folder" "Save plan to: $T/plans/pipeline\.json"
+keys C-u "$T/plans/plan.json" Enter
+check "S over an existing plan asks first" "$T/plans/plan\.json exists: replace it\? y/n"
+check "the footer says y/n" "y Replace +n Keep"
+keys n
+check "n keeps it" "not saved: $T/plans/plan\.json is as it was"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["params"]["threads"][0] == 1' "$T/plans/plan.json" &&
+	ok "n: the file is unchanged" || bad "n: the file is unchanged" "$(cat "$T/plans/plan.json")"
+keys S Enter
+check "the second plan saved" "plan saved to $T/plans/pipeline.json"
+keys L
+check "L lists the plans folder" "Plans in $T/plans"
+check "L: both plans listed, by name" "│ pipeline\.json"
+if screen | grep -q "│ plan\.json"; then ok "L: plan.json listed"; else bad "L: plan.json listed" "$(screen)"; fi
+keys Down Enter
+check "plan loaded" "plan loaded from $T/plans/plan.json: pipeline, 3 cells"
 check "loaded values shown" "threads +\[x\]1 \[x\]2 \[x\]4"
 printf '{"benchtop_plan": 1, "workload": "pipeline", "params": {"threads": [1, 2}\n' >"$T/bad.json"
-keys L C-u "$T/bad.json" Enter
+keys L p C-u "$T/bad.json" Enter
 check "bad plan: file and line" "bad\.json:1:"
+ln -s "$T/victim" "$T/plans/link.json"
+keys S C-u "$T/plans/link.json" Enter y
+check "S onto a symlink: refused, not followed" "link\.json exists and is a symbolic link"
+[ ! -e "$T/victim" ] && ok "the symlink's target was not created" || bad "the symlink's target was not created"
 
 # Themes: cycle live; a broken user theme names file and line.
 keys t
@@ -141,6 +162,8 @@ check "q quits" "EXITED=0"
 check "terminal restored (echo, icanon)" "icanon echo|echo icanon"
 grep -qx "export_dir = $T/exp-tui" "$T/config/benchtop/settings" && ok "the export folder is remembered" ||
 	bad "the export folder is remembered" "$(cat "$T/config/benchtop/settings")"
+grep -qx "plan_dir = $T/plans" "$T/config/benchtop/settings" && ok "the plans folder is remembered" ||
+	bad "the plans folder is remembered" "$(cat "$T/config/benchtop/settings")"
 
 mkdir -p "$T/config/benchtop/themes"
 printf 'name = Broken\nnormal = default\ntitle = purplish\n' >"$T/config/benchtop/themes/broken.theme"

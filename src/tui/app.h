@@ -246,6 +246,12 @@ struct bt_app {
 	char plan_dir[4096];		/* the folder of the last plan saved or loaded; "" */
 	char export_dir[4096];		/* the folder of the last export; "" */
 
+	/* plan files (workbench.c) */
+	char overwrite[4096];		/* S: the existing file waiting for y/n; "" */
+	char **plan_files;		/* L: the plans folder's *.json names, [nplan_files] */
+	int nplan_files, plan_sel;
+	int plan_list;			/* the list is open */
+
 	/* status line and prompt */
 	char status[512];
 	enum bt_role status_role;
@@ -308,9 +314,20 @@ void bt_wb_select(struct bt_app *a, int wl);
 int bt_wb_key(struct bt_app *a, int ch);
 void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a);
 void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a);
-/* Plans: the status-line prompts 'S' and 'L' end here with a path. */
-void bt_wb_save_plan(struct bt_app *a, const char *path);
+/*
+ * Plans: the status-line prompts 'S' and 'L' end here with a path. Saving
+ * over an existing file asks first (sure = 0: a->overwrite keeps the path
+ * for y). The plans folder is the last one used, else
+ * $XDG_CONFIG_HOME/benchtop/plans; L lists its *.json files (plans_open
+ * returns how many; 0: the caller asks for a path).
+ */
+void bt_wb_save_plan(struct bt_app *a, const char *path, int sure);
 void bt_wb_load_plan(struct bt_app *a, const char *path);
+int bt_wb_plans_dir(const struct bt_app *a, char *buf, size_t n);
+int bt_wb_plans_open(struct bt_app *a);
+void bt_wb_plans_close(struct bt_app *a);
+int bt_wb_plans_key(struct bt_app *a, int ch);
+void bt_wb_draw_plans(WINDOW *w, struct bt_rect r, const struct bt_app *a);
 
 /* --- live.c -------------------------------------------------------------- */
 

@@ -241,6 +241,11 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "?", "Help", 1 }, { "q", "Quit", 1 }, { 0, 0, 0 } };
 	static const struct key_help confirm[] = {
 		{ "y", "Delete", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
+	static const struct key_help overwrite[] = {
+		{ "y", "Replace", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
+	static const struct key_help plans[] = {
+		{ "Up/Dn", "Move", 0 }, { "Enter", "Load", 0 }, { "p", "Path", 0 }, { "Esc", "Cancel", 0 },
+		{ 0, 0, 0 } };
 	static const struct key_help confirm_cmp[] = {
 		{ "y", "Compare", 0 }, { "n", "Cancel", 0 }, { 0, 0, 0 } };
 	static const struct key_help replay[] = {
@@ -255,6 +260,10 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 
 	if (a->prompt)
 		k = prompt;
+	else if (a->overwrite[0])
+		k = overwrite;
+	else if (a->plan_list)
+		k = plans;
 	else if (a->screen == SCR_LIVE)
 		k = live;
 	else if (a->screen == SCR_RESULTS)
@@ -359,6 +368,8 @@ static void render(struct bt_app *a)
 			bt_wb_draw_side(stdscr, side, a);
 		if (a->form.chooser && (d & (DIRTY_FORM | DIRTY_OVERLAY)))
 			bt_form_draw_chooser(stdscr, form, a);
+		if (a->plan_list && (d & (DIRTY_FORM | DIRTY_OVERLAY)))
+			bt_wb_draw_plans(stdscr, form, a);
 		break;
 	}
 	case SCR_LIVE:
@@ -415,9 +426,19 @@ static void prompt_key(struct bt_app *a, int ch)
 	else if (kind == 'e')
 		bt_resview_export(a, a->prompt_ed.buf);
 	else if (kind == 'S')
-		bt_wb_save_plan(a, a->prompt_ed.buf);
+		bt_wb_save_plan(a, a->prompt_ed.buf, 0);
 	else
 		bt_wb_load_plan(a, a->prompt_ed.buf);
+}
+
+/* L without a list (or p in it): type the plan's path, starting in the plans folder. */
+static void plan_path_prompt(struct bt_app *a)
+{
+	char dir[4096], init[4200];
+
+	bt_wb_plans_dir(a, dir, sizeof(dir));
+	snprintf(init, sizeof(init), "%s/", dir);
+	start_prompt(a, 'L', "Load plan from:", init);
 }
 
 static void set_screen(struct bt_app *a, enum bt_screen s)
@@ -443,6 +464,27 @@ static void handle_key(struct bt_app *a, int ch)
 	}
 	if (a->prompt) {
 		prompt_key(a, ch);
+		return;
+	}
+	if (a->overwrite[0]) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s", a->overwrite);
+		a->overwrite[0] = '\0';
+		a->dirty |= DIRTY_FOOTER;
+		if (ch == 'y' || ch == 'Y')
+			bt_wb_save_plan(a, path, 1);
+		else
+			bt_app_status(a, ROLE_NORMAL, "not saved: %s is as it was", path);
+		return;
+	}
+	if (a->plan_list) {
+		if (ch == 'p') {
+			bt_wb_plans_close(a);
+			plan_path_prompt(a);
+		} else if (!bt_wb_plans_key(a, ch) && (ch == 'q' || ch == KEY_F(10))) {
+			a->quit = 1;
+		}
 		return;
 	}
 	if (a->screen == SCR_WORKBENCH && a->focus == PANE_FORM && (a->form.editing || a->form.chooser)) {
@@ -548,11 +590,17 @@ static void handle_key(struct bt_app *a, int ch)
 	case KEY_F(5):
 		bt_live_start(a);
 		return;
-	case 'S':
-		start_prompt(a, 'S', "Save plan to:", "./benchtop-plan.json");
+	case 'S': {
+		char dir[4096], path[4200];
+
+		bt_wb_plans_dir(a, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/%s.json", dir, bt_workloads[a->wl_sel]->name);
+		start_prompt(a, 'S', "Save plan to:", path);
 		return;
+	}
 	case 'L':
-		start_prompt(a, 'L', "Load plan from:", "./benchtop-plan.json");
+		if (bt_wb_plans_open(a) == 0)
+			plan_path_prompt(a);
 		return;
 	case 'o':
 	case KEY_F(2):
