@@ -57,10 +57,21 @@ check "f: filter on locks" "Sessions: 1 of 3, workload locks"
 keys f
 check "f again: filter on null" "Sessions: 2 of 3, workload null"
 if screen | grep -q ' locks '; then bad "filter hides locks" "$(screen)"; else ok "filter hides locks"; fi
-keys / C-u loc Enter
-check "/ types a filter" "Sessions: 1 of 3, workload loc,"
+keys F / C-u loc Enter
+check "/ searches" "Sessions: 1 of 3, search 'loc',"
+keys / C-u "work=200" Enter
+check "/ searches the plan's values" "Sessions: 1 of 3, search 'work=200',"
+check "/ work=200: the slow run" "^\|  20.* null .*work=200"
+keys / C-u "null threads=1,2" Enter
+check "/ takes several words: every one in some field" "Sessions: 2 of 3, search 'null threads=1,2',"
 keys F
 check "F: filter off" "Sessions: 3, 0 marked"
+keys s
+check "s: sorted by workload" "Sessions: 3, 0 marked, by workload"
+rows=$(screen | grep -Eo '20[0-9-]+T[0-9:]+Z +[a-z]+' | awk '{print $2}' | tr '\n' ' ')
+[ "$rows" = "locks null null " ] && ok "sorted by workload: locks, null, null" || bad "sorted by workload" "$rows"
+keys s s s s s
+check "s around: back to time" "Sessions: 3, 0 marked -"
 keys f f g Space Space
 check "Space marks two" "Sessions: 2 of 3, workload null, 2 marked"
 check "marked rows starred" "^\|\* 20.*null"
@@ -185,6 +196,10 @@ check "compare heads in words: A, B, B/A" "cell +vs +A ops/s +B ops/s +B/A +95% 
 check "compare: the heads explained" "A is the base \(the oldest\); B/A is B's median throughput over A's"
 check "compare: an interval of 1 rep says why" "^.threads=1 .* B .* 1 rep each "
 if screen | grep -q "inf"; then bad "compare: no -inf..inf" "$(screen)"; else ok "compare: no -inf..inf"; fi
+keys Escape
+check "compare scenario: back to sessions" "Sessions: 3, 2 marked"
+"$BT" run null threads=1 ops=1000 reps=1 warmup=0 --record "$D2/w-new.jsonl" --quiet >/dev/null 2>&1
+check "a new recording appears in the open list" "Sessions: 4, 2 marked" 5
 keys q
 check "compare scenario quits" "EXITED=0"
 

@@ -132,6 +132,10 @@ struct bt_sessview {
 	int nshown;
 	int sel, scroll;		/* in shown */
 	char filter[64];		/* workload filter ("" = all) */
+	char search[128];		/* / : words every shown session has in some field; "" */
+	int sort;			/* column: 0 time (newest first), 1 workload, 2 plan, 3 cells, 4 status, 5 host */
+	char sel_path[4096];		/* the selected session, kept across reloads and sorts */
+	uint64_t dir_mtime;		/* the folder's mtime when last read (ns) */
 	int confirm;			/* list index waiting for y/n to delete, -1 none */
 	int confirm_cmp;		/* waiting for y/n to compare different workloads */
 	enum bt_screen back;		/* where Esc goes */
@@ -374,6 +378,15 @@ void bt_ss_open(struct bt_app *a);
 void bt_ss_reload(struct bt_app *a);
 void bt_ss_free(struct bt_app *a);
 void bt_ss_set_filter(struct bt_app *a, const char *workload);
+/* / : keep the sessions that have every word of text in some field (name, workload, axes, values, host, date, status). */
+void bt_ss_set_search(struct bt_app *a, const char *text);
+/* Sort by column col (0 time .. 5 host; bt_ss_sort_names). */
+void bt_ss_sort(struct bt_app *a, int col);
+extern const char *const bt_ss_sort_names[];
+/* The selection moved: remember it by path (reloads and sorts keep it). */
+void bt_ss_remember_sel(struct bt_app *a);
+/* Read the folder again when its mtime changed (a recording appeared). About once a second. */
+void bt_ss_poll(struct bt_app *a);
 int bt_ss_key(struct bt_app *a, int ch);
 void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
 

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -34,21 +36,161 @@ void bt_ss_free(struct bt_app *a)
 	ss->n = ss->nshown = 0;
 }
 
-/* Recompute the rows that pass the filter; keep the selection in range. */
+/* Does haystack hold needle, ignoring case? */
+static int has_word(const char *hay, const char *needle, size_t n)
+{
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does session s match the search: every space-separated word in one of its
+ * fields (file name, workload, axes and their values, fixed values, host,
+ * date and time, status, benchtop version)?
+ */
+static int search_match(const struct bt_session_info *s, const char *search)
+{
+	char when[32];
+	const char *fields[8];
+	const char *p = search;
+
+	bt_format_utc(s->start_unix_ns, when, sizeof(when));
+	fields[0] = s->name;
+	fields[1] = s->readable ? s->workload : "";
+	fields[2] = s->axes;
+	fields[3] = s->fixed;
+	fields[4] = s->host;
+	fields[5] = when;
+	fields[6] = s->readable ? s->status : "unreadable";
+	fields[7] = s->version;
+	while (*p) {
+		size_t n;
+		int found = 0;
+
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (n == 0)
+			break;
+		for (int f = 0; f < 8 && !found; f++)
+			found = has_word(fields[f], p, n);
+		if (!found)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+const char *const bt_ss_sort_names[] = { "time", "workload", "plan", "cells", "status", "host" };
+
+/* The order of two sessions under the sort column (time: newest first; the rest A-Z, then time). */
+static int sort_cmp(const struct bt_sessview *ss, const struct bt_session_info *x,
+		    const struct bt_session_info *y)
+{
+	char px[520], py[520];
+	int c = 0;
+
+	switch (ss->sort) {
+	case 1:
+		c = strcmp(x->workload, y->workload);
+		break;
+	case 2:
+		c = strcmp(bt_sessions_plan_text(x, px, sizeof(px)), bt_sessions_plan_text(y, py, sizeof(py)));
+		break;
+	case 3:
+		c = (x->ncells > y->ncells) - (x->ncells < y->ncells);
+		break;
+	case 4:
+		c = strcmp(x->readable ? x->status : "~", y->readable ? y->status : "~");
+		break;
+	case 5:
+		c = strcmp(x->host, y->host);
+		break;
+	default:
+		break;
+	}
+	if (c == 0)
+		c = (x->start_unix_ns < y->start_unix_ns) - (x->start_unix_ns > y->start_unix_ns);
+	return c;
+}
+
+/* Recompute the rows that pass the filter and the search, in sort order; keep the selection. */
 static void apply_filter(struct bt_app *a)
 {
 	struct bt_sessview *ss = &a->ss;
+	char keep[4096];
 
+	snprintf(keep, sizeof(keep), "%s", ss->sel_path);
 	ss->nshown = 0;
 	for (int i = 0; i < ss->n; i++)
-		if (ss->filter[0] == '\0' ||
-		    (ss->list[i].readable && strstr(ss->list[i].workload, ss->filter) != NULL))
+		if ((ss->filter[0] == '\0' ||
+		     (ss->list[i].readable && strstr(ss->list[i].workload, ss->filter) != NULL)) &&
+		    search_match(&ss->list[i], ss->search))
 			ss->shown[ss->nshown++] = i;
+	/* Insertion sort: stable, and a listing is hundreds of rows, not millions. */
+	for (int i = 1; i < ss->nshown; i++)
+		for (int j = i; j > 0 && sort_cmp(ss, &ss->list[ss->shown[j - 1]],
+						  &ss->list[ss->shown[j]]) > 0; j--) {
+			int t = ss->shown[j];
+
+			ss->shown[j] = ss->shown[j - 1];
+			ss->shown[j - 1] = t;
+		}
+	for (int k = 0; keep[0] && k < ss->nshown; k++)
+		if (!strcmp(ss->list[ss->shown[k]].path, keep))
+			ss->sel = k;
 	if (ss->sel >= ss->nshown)
 		ss->sel = ss->nshown > 0 ? ss->nshown - 1 : 0;
 	if (ss->sel < 0)
 		ss->sel = 0;
+	bt_ss_remember_sel(a);
 	a->dirty |= DIRTY_TABLE | DIRTY_HEADER;
+}
+
+void bt_ss_remember_sel(struct bt_app *a)
+{
+	struct bt_sessview *ss = &a->ss;
+
+	ss->sel_path[0] = '\0';
+	if (ss->nshown > 0 && ss->sel >= 0 && ss->sel < ss->nshown)
+		snprintf(ss->sel_path, sizeof(ss->sel_path), "%s", ss->list[ss->shown[ss->sel]].path);
+}
+
+void bt_ss_set_search(struct bt_app *a, const char *text)
+{
+	snprintf(a->ss.search, sizeof(a->ss.search), "%s", text);
+	apply_filter(a);
+	if (text[0])
+		bt_app_status(a, ROLE_NORMAL, "search '%s': %d of %d sessions (/ changes it, F clears)", text,
+			      a->ss.nshown, a->ss.n);
+	else
+		bt_app_status(a, ROLE_NORMAL, "search off: %d sessions", a->ss.nshown);
+}
+
+void bt_ss_sort(struct bt_app *a, int col)
+{
+	a->ss.sort = col;
+	apply_filter(a);
+	bt_app_status(a, ROLE_NORMAL, "sorted by %s%s (s: the next column)", bt_ss_sort_names[col],
+		      col == 0 ? ", newest first" : "");
+}
+
+/*
+ * A recording that appears (or goes) changes the folder's mtime: the list
+ * is read again, the selection and marks kept. Called about once a second
+ * while the sessions screen shows; a stat, nothing more, when nothing changed.
+ */
+void bt_ss_poll(struct bt_app *a)
+{
+	struct stat st;
+	uint64_t m;
+
+	if (a->screen != SCR_SESSIONS || stat(a->ss.dir, &st) < 0)
+		return;
+	m = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	if (m != a->ss.dir_mtime && a->ss.confirm < 0 && !a->ss.confirm_cmp)
+		bt_ss_reload(a);
 }
 
 /* Read the directory again; marks are kept by path. */
@@ -60,6 +202,10 @@ void bt_ss_reload(struct bt_app *a)
 	unsigned char *marked;
 	int *shown, n = 0;
 
+	struct stat st;
+
+	if (stat(ss->dir, &st) == 0)
+		ss->dir_mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
 	if (bt_sessions_list(ss->dir, NULL, &list, &n, &err) < 0) {
 		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
 		return;
@@ -368,7 +514,11 @@ int bt_ss_key(struct bt_app *a, int ch)
 		cycle_filter(a);
 		break;
 	case 'F':
+		a->ss.search[0] = '\0';
 		bt_ss_set_filter(a, "");
+		break;
+	case 's':
+		bt_ss_sort(a, (ss->sort + 1) % 6);
 		break;
 	case KEY_F(5):
 		bt_ss_reload(a);
@@ -429,11 +579,16 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 	for (int i = 0; i < ss->n; i++)
 		nmarked += ss->marked[i];
 	bt_app_clear(w, area);
-	if (ss->filter[0])
-		snprintf(title, sizeof(title), "Sessions: %d of %d, workload %s, %d marked", ss->nshown,
-			 ss->n, ss->filter, nmarked);
+	if (ss->filter[0] || ss->search[0])
+		snprintf(title, sizeof(title), "Sessions: %d of %d, %s%s%s%s%s%s, %d marked", ss->nshown,
+			 ss->n, ss->filter[0] ? "workload " : "", ss->filter,
+			 ss->filter[0] && ss->search[0] ? ", " : "", ss->search[0] ? "search '" : "",
+			 ss->search, ss->search[0] ? "'" : "", nmarked);
 	else
 		snprintf(title, sizeof(title), "Sessions: %d, %d marked", ss->n, nmarked);
+	if (ss->sort)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), ", by %s",
+			 bt_ss_sort_names[ss->sort]);
 	in = bt_box_draw(w, area, title, 1, a->utf8);
 	if (in.h < 4 || in.w < 40)
 		return;

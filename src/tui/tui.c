@@ -237,7 +237,8 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
 	static const struct key_help sessions[] = {
 		{ "Enter", "Replay", 0 }, { "Space", "Mark", 0 }, { "c", "Compare", 0 },
-		{ "R", "Rerun", 0 }, { "f", "Filter", 0 }, { "d", "Delete", 0 }, { "Esc", "Back", 0 },
+		{ "R", "Rerun", 0 }, { "/", "Search", 0 }, { "f", "Filter", 1 }, { "s", "Sort", 1 },
+		{ "d", "Delete", 0 }, { "Esc", "Back", 0 },
 		{ "?", "Help", 1 }, { "q", "Quit", 1 }, { 0, 0, 0 } };
 	static const struct key_help confirm[] = {
 		{ "y", "Delete", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
@@ -422,7 +423,7 @@ static void prompt_key(struct bt_app *a, int ch)
 	if (r == ED_CANCEL || (a->prompt_ed.len == 0 && kind != '/'))
 		return;
 	if (kind == '/')
-		bt_ss_set_filter(a, a->prompt_ed.buf);
+		bt_ss_set_search(a, a->prompt_ed.buf);
 	else if (kind == 'e')
 		bt_resview_export(a, a->prompt_ed.buf);
 	else if (kind == 'S')
@@ -562,10 +563,11 @@ static void handle_key(struct bt_app *a, int ch)
 			return;
 		}
 		if (a->ss.confirm < 0 && !a->ss.confirm_cmp && ch == '/') {
-			start_prompt(a, '/', "Workload filter:", a->ss.filter);
+			start_prompt(a, '/', "Search (workload, axes, values, host, date):", a->ss.search);
 			return;
 		}
 		bt_ss_key(a, ch);
+		bt_ss_remember_sel(a);
 		a->dirty |= DIRTY_FOOTER;
 		return;
 	case SCR_REPLAY:
@@ -747,6 +749,8 @@ static void loop(struct bt_app *a)
 			uint64_t now = bt_now_ns();
 
 			timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
+		} else if (a->screen == SCR_SESSIONS) {
+			timeout = 1000;	/* the folder is polled: a new recording shows */
 		}
 		if (poll(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR)
 			break;
@@ -772,6 +776,8 @@ static void loop(struct bt_app *a)
 		} else {
 			next = bt_now_ns();
 		}
+		if (a->screen == SCR_SESSIONS && !a->running)
+			bt_ss_poll(a);
 		if (pfd[0].revents & (POLLHUP | POLLERR))
 			break;
 	}
