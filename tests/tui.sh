@@ -93,6 +93,10 @@ check "scaling chart" "Scaling: median throughput vs threads"
 check "scaling chart over threads: the ideal line" "┄ ideal"
 keys Down
 check "cell picker: cell 2" "Cell 2/3: threads=2"
+y=$(screen | grep -nE '^│4 +\|' | head -1 | cut -d: -f1)
+[ -n "$y" ] && click 3 "$y"
+check "mouse: a click on a table row shows its cell" "Cell 3/3: threads=4"
+keys Up
 check "cell percentiles" "p50 [0-9.]+[nmu]?s +p90"
 keys e
 check "export: asks for a folder, offering the recording's" "Export to folder: $T/state/benchtop/sessions"
@@ -348,6 +352,33 @@ keys r
 check "validation: r refuses with the same line" "^ rows=units: units is not swept \(swept: threads\)"
 keys q
 check "validation quits" "EXITED=0"
+
+# --- the mouse: a workload, a tick, a field by the wheel; mouse = off ---------
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "mouse: workbench" "Parameters: pipeline"
+[ "$(tmux -L "$SOCK" display -p -t bt '#{mouse_any_flag}')" = 1 ] && ok "mouse: the terminal reports the mouse" ||
+	bad "mouse: the terminal reports the mouse"
+read -r x y < <(where " locks ")
+click "$((x + 1))" "$y"
+check "mouse: a click picks a workload" "Parameters: locks"
+read -r x y < <(where "[ ]1 ")
+click "$((x + 1))" "$y"
+check "mouse: a click ticks a value" "threads +\[x\]1 "
+read -r x y < <(where "Parameters: locks")
+wheel down "$x" "$((y + 3))"
+check "mouse: the wheel moves the form's cursor" "^..+>[a-z_]+ "
+if screen | grep -q ">threads "; then bad "mouse: the wheel left threads" "$(screen)"; else ok "mouse: the wheel left threads"; fi
+keys q
+check "mouse session quits" "EXITED=0"
+grep -qx "mouse = on" "$T/config/benchtop/settings" && ok "settings: mouse = on written" || bad "settings: mouse = on written" "$(cat "$T/config/benchtop/settings")"
+printf 'mouse = off\n' >"$T/config/benchtop/settings"
+start_keep 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "mouse = off: workbench" "Parameters: pipeline"
+[ "$(tmux -L "$SOCK" display -p -t bt '#{mouse_any_flag}')" = 0 ] && ok "mouse = off: the terminal is not asked for mouse reports" ||
+	bad "mouse = off: no mouse reports asked" "$(tmux -L "$SOCK" display -p -t bt '#{mouse_any_flag}')"
+keys q
+check "mouse = off quits" "EXITED=0"
+grep -qx "mouse = off" "$T/config/benchtop/settings" && ok "settings: mouse = off kept" || bad "settings: mouse = off kept"
 
 # --- the first launch: the classic experiment, and settings that persist -------
 FIRST=1 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8

@@ -200,6 +200,14 @@ keys Escape
 check "compare scenario: back to sessions" "Sessions: 3, 2 marked"
 "$BT" run null threads=1 ops=1000 reps=1 warmup=0 --record "$D2/w-new.jsonl" --quiet >/dev/null 2>&1
 check "a new recording appears in the open list" "Sessions: 4, 2 marked" 5
+read -r x y < <(where "WORKLOAD")
+click "$x" "$y"
+check "mouse: a click on a column head sorts by it" "Sessions: 4, 2 marked, by workload"
+read -r x y < <(where " locks ")
+click "$x" "$y"
+check "mouse: a click selects a session" "^\|y-locks\.jsonl"
+wheel down "$x" "$y"
+check "mouse: the wheel moves the selection" "^\|w-new\.jsonl"
 keys q
 check "compare scenario quits" "EXITED=0"
 

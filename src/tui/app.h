@@ -249,6 +249,7 @@ struct bt_app {
 	char set_error[600];		/* the file was ignored: why (file:line) */
 	char plan_dir[4096];		/* the folder of the last plan saved or loaded; "" */
 	char export_dir[4096];		/* the folder of the last export; "" */
+	int mouse_off;			/* mouse = off: no clicks, no wheel */
 
 	/* plan files (workbench.c) */
 	char overwrite[4096];		/* S: the existing file waiting for y/n; "" */
@@ -306,6 +307,8 @@ void bt_form_validate(struct bt_app *a);
 /* A key for the focused form; returns 1 when used. */
 int bt_form_key(struct bt_app *a, int ch);
 void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus);
+/* A click at (y, x) on the form drawn in r: cursor to the field, a tick toggled, Run runs; 1 when hit. */
+int bt_form_click(struct bt_app *a, struct bt_rect r, int y, int x);
 void bt_form_draw_chooser(WINDOW *w, struct bt_rect r, const struct bt_app *a);
 /* Lines of topology / pinning for the pin field (side pane or form help). */
 int bt_form_pin_lines(const struct bt_app *a, char lines[][160], int max, int width);
@@ -317,6 +320,8 @@ void bt_wb_destroy(struct bt_app *a);
 void bt_wb_select(struct bt_app *a, int wl);
 int bt_wb_key(struct bt_app *a, int ch);
 void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a);
+/* A click at row y of the list drawn in r: that workload selected; 1 when hit. */
+int bt_wb_click_list(struct bt_app *a, struct bt_rect r, int y);
 void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a);
 /*
  * Plans: the status-line prompts 'S' and 'L' end here with a path. Saving
@@ -389,6 +394,8 @@ void bt_ss_remember_sel(struct bt_app *a);
 void bt_ss_poll(struct bt_app *a);
 int bt_ss_key(struct bt_app *a, int ch);
 void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+/* A click at (y, x) on the sessions drawn in area: a row selected, a column head sorts; 1 when hit. */
+int bt_ss_click(struct bt_app *a, struct bt_rect area, int y, int x);
 
 /* --- replay.c ------------------------------------------------------------ */
 
@@ -430,6 +437,8 @@ void bt_resview_load(struct bt_app *a);
 void bt_resview_free(struct bt_app *a);
 int bt_resview_key(struct bt_app *a, int ch);
 void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+/* A click at row y on the results drawn in area: a table row's cell becomes the cell shown; 1 when hit. */
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y);
 /* The folder the export prompt offers; then write the file set into dir (status says what). */
 void bt_resview_export_dir(const struct bt_app *a, char *buf, size_t n);
 void bt_resview_export(struct bt_app *a, const char *dir);

@@ -822,54 +822,139 @@ static void field_hint(const struct bt_app *a, int f, char *buf, size_t n)
 		snprintf(buf, n, "Enter edits (%s: %s)", bt_pkind_name(p->kind), allowed);
 }
 
-void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus)
+/* Where everything of the form goes inside its box: what drawing and a click both use. */
+struct form_geom {
+	struct row rows[BT_PLAN_MAX_PARAMS * 2 + 16];
+	char errl[6][BT_ERR_MAX], helpl[10][BT_ERR_MAX], pinl[8][160];
+	int namew, nrows, nerr, help_h, vis, first, npin, nhelp;
+};
+
+static void form_geom(const struct bt_app *a, struct bt_rect in, struct form_geom *g)
 {
 	const struct bt_plan *pl = cplan(a);
-	const struct bt_workload *wl = bt_workloads[a->wl_sel];
-	char title[96], errl[6][BT_ERR_MAX], hint[256], pinl[8][160], helpl[10][BT_ERR_MAX];
-	struct row rows[BT_PLAN_MAX_PARAMS * 2 + 16];
-	struct bt_rect in;
-	int namew = 6, nrows, nerr, help_h, vis, cline = 0, first, npin = 0, nhelp;
-	int wide = a->cols >= 100;
+	int wide = a->cols >= 100, cline = 0;
 
-	snprintf(title, sizeof(title), "Parameters: %s", wl->name);
-	bt_app_clear(w, r);
-	in = bt_box_draw(w, r, title, focus, a->utf8);
-	if (pl == NULL || in.h < 4 || in.w < 20)
-		return;
+	g->namew = 6;
+	g->npin = 0;
 	for (int i = 0; i < pl->nparams; i++)
-		if ((int)strlen(pl->params[i]->name) > namew)
-			namew = (int)strlen(pl->params[i]->name);
-	namew += 2;
-	nrows = form_rows(a, rows, (int)(sizeof(rows) / sizeof(rows[0])), in.w - 4, errl, &nerr);
+		if ((int)strlen(pl->params[i]->name) > g->namew)
+			g->namew = (int)strlen(pl->params[i]->name);
+	g->namew += 2;
+	g->nrows = form_rows(a, g->rows, (int)(sizeof(g->rows) / sizeof(g->rows[0])), in.w - 4,
+			     g->errl, &g->nerr);
 
 	/*
 	 * Help lines at the bottom: the field's help (wrapped, 2 lines at most;
 	 * all of it with range, default and an example after ?) and how to use
 	 * it; pinning when narrow.
 	 */
-	nhelp = help_lines(a, in.w, helpl, a->form.detail ? 10 : 2, in.h / 2);
-	help_h = 2 + nhelp;
+	g->nhelp = help_lines(a, in.w, g->helpl, a->form.detail ? 10 : 2, in.h / 2);
+	g->help_h = 2 + g->nhelp;
 	if (!wide && !a->form.detail && a->form.cursor < pl->nparams &&
 	    !strcmp(pl->params[bt_form_param(a, a->form.cursor)]->name, "pin")) {
-		npin = bt_form_pin_lines(a, pinl, in.h / 3 > 6 ? 6 : in.h / 3, in.w);
-		help_h += npin;
+		g->npin = bt_form_pin_lines(a, g->pinl, in.h / 3 > 6 ? 6 : in.h / 3, in.w);
+		g->help_h += g->npin;
 	}
-	vis = in.h - help_h;
-	if (vis < 2) {
-		vis = in.h;
-		help_h = 0;
+	g->vis = in.h - g->help_h;
+	if (g->vis < 2) {
+		g->vis = in.h;
+		g->help_h = 0;
 	}
-	for (int i = 0; i < nrows; i++)
-		if ((rows[i].kind == ROW_FIELD || rows[i].kind == ROW_RUN) && rows[i].f == a->form.cursor)
+	for (int i = 0; i < g->nrows; i++)
+		if ((g->rows[i].kind == ROW_FIELD || g->rows[i].kind == ROW_RUN) &&
+		    g->rows[i].f == a->form.cursor)
 			cline = i;
 	/* Keep the cursor row (and its error lines) visible; no stored scroll state. */
-	first = cline + 1 + nerr - vis;
-	if (first < 0)
-		first = 0;
-	for (int i = first; i < nrows && i - first < vis; i++) {
-		int y = in.y + i - first;
-		const struct row *rw = &rows[i];
+	g->first = cline + 1 + g->nerr - g->vis;
+	if (g->first < 0)
+		g->first = 0;
+}
+
+/*
+ * A click at (y, x) in the form drawn in r: the field under it gets the
+ * cursor (a tick under it is toggled, as Space would), the Run button runs.
+ * Returns 1 when it hit something.
+ */
+int bt_form_click(struct bt_app *a, struct bt_rect r, int y, int x)
+{
+	struct bt_rect in = { r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+	const struct bt_plan *pl = cplan(a);
+	struct form_geom *g;
+	const struct row *rw;
+	int i, hit = 0;
+
+	if (pl == NULL || in.h < 4 || in.w < 20 || y < in.y || y >= in.y + in.h || x < in.x ||
+	    x >= in.x + in.w || a->form.editing || a->form.chooser)
+		return 0;
+	g = malloc(sizeof(*g));
+	if (g == NULL)
+		return 0;
+	form_geom(a, in, g);
+	i = g->first + (y - in.y);
+	if (y - in.y >= g->vis || i >= g->nrows)
+		goto out;
+	rw = &g->rows[i];
+	a->focus = PANE_FORM;
+	a->dirty |= DIRTY_FORM | DIRTY_LIST | DIRTY_SIDE | DIRTY_FOOTER;
+	if (rw->kind == ROW_RUN) {
+		a->form.cursor = pl->nparams;
+		bt_live_start(a);
+		hit = 1;
+	} else if (rw->kind == ROW_FIELD) {
+		const struct bt_param *p = pl->params[bt_form_param(a, rw->f)];
+		int vx = in.x + 1 + g->namew;
+
+		if (a->form.cursor != rw->f) {
+			a->form.cursor = rw->f;
+			a->form.tick = 0;
+			a->form.detail = 0;
+			if (a->form.err_field != rw->f)
+				a->form.err[0] = '\0';
+		}
+		hit = 1;
+		if (p->ticks != NULL && !not_applicable(a, p) && x >= vx) {
+			char vals[MAX_TICKS][BT_VALUE_TEXT];
+			int64_t keys[MAX_TICKS];
+			int ticked[MAX_TICKS];
+			int n = tick_values(pl, bt_form_param(a, rw->f), vals, keys, ticked, MAX_TICKS);
+			int cx = vx, width = in.w - 1 - g->namew;
+
+			for (int t = 0; t < n; t++) {
+				int len = (int)strlen(vals[t]) + 3;
+
+				if (cx + len > vx + width)
+					break;
+				if (x >= cx && x < cx + len) {
+					a->form.tick = t;
+					toggle_tick(a, rw->f);
+					break;
+				}
+				cx += len + 1;
+			}
+		}
+	}
+out:
+	free(g);
+	return hit;
+}
+
+void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus)
+{
+	const struct bt_plan *pl = cplan(a);
+	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	char title[96], hint[256];
+	struct form_geom gs, *g = &gs;
+	struct bt_rect in;
+
+	snprintf(title, sizeof(title), "Parameters: %s", wl->name);
+	bt_app_clear(w, r);
+	in = bt_box_draw(w, r, title, focus, a->utf8);
+	if (pl == NULL || in.h < 4 || in.w < 20)
+		return;
+	form_geom(a, in, g);
+	for (int i = g->first; i < g->nrows && i - g->first < g->vis; i++) {
+		int y = in.y + i - g->first;
+		const struct row *rw = &g->rows[i];
 		int cur = focus && rw->f == a->form.cursor;
 
 		switch (rw->kind) {
@@ -877,7 +962,7 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 			bt_app_put(w, y, in.x, in.w, ROLE_TITLE, "-- every run --");
 			break;
 		case ROW_ERROR:
-			bt_app_put(w, y, in.x + 2, in.w - 2, ROLE_ERROR, errl[rw->line]);
+			bt_app_put(w, y, in.x + 2, in.w - 2, ROLE_ERROR, g->errl[rw->line]);
 			break;
 		case ROW_RUN:
 			bt_app_put(w, y, in.x + 2, in.w - 2,
@@ -888,28 +973,28 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 			const struct bt_param *p = pl->params[bt_form_param(a, rw->f)];
 
 			bt_app_put(w, y, in.x, 2, cur ? ROLE_FOCUS : ROLE_NORMAL, cur ? ">" : " ");
-			bt_app_put(w, y, in.x + 1, namew,
+			bt_app_put(w, y, in.x + 1, g->namew,
 				   cur ? ROLE_FOCUS : not_applicable(a, p) ? ROLE_DIM : ROLE_LABEL, p->name);
-			draw_value(w, y, in.x + 1 + namew, in.w - 1 - namew, a, rw->f, focus);
+			draw_value(w, y, in.x + 1 + g->namew, in.w - 1 - g->namew, a, rw->f, focus);
 			break;
 		}
 		}
 	}
-	if (help_h == 0)
+	if (g->help_h == 0)
 		return;
 	{
-		int y = in.y + in.h - help_h;
+		int y = in.y + in.h - g->help_h;
 		int f = a->form.cursor;
 
 		for (int x = 0; x < in.w; x++)
 			bt_cell_draw(w, in, y - in.y, x, a->utf8 ? L'\u2500' : L'-', bt_role_attr(ROLE_BORDER));
-		for (int i = 0; i < nhelp; i++)
-			bt_app_put(w, y + 1 + i, in.x, in.w, ROLE_NORMAL, helpl[i]);
+		for (int i = 0; i < g->nhelp; i++)
+			bt_app_put(w, y + 1 + i, in.x, in.w, ROLE_NORMAL, g->helpl[i]);
 		field_hint(a, f, hint, sizeof(hint));
-		bt_app_put(w, y + 1 + nhelp, in.x, in.w, ROLE_DIM, hint);
-		for (int i = 0; i < npin; i++)
-			bt_app_put(w, y + 2 + nhelp + i, in.x, in.w, i == 0 ? ROLE_LABEL : ROLE_NORMAL,
-				   pinl[i]);
+		bt_app_put(w, y + 1 + g->nhelp, in.x, in.w, ROLE_DIM, hint);
+		for (int i = 0; i < g->npin; i++)
+			bt_app_put(w, y + 2 + g->nhelp + i, in.x, in.w, i == 0 ? ROLE_LABEL : ROLE_NORMAL,
+				   g->pinl[i]);
 	}
 }
 

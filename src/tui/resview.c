@@ -120,7 +120,7 @@ static struct res_layout layout(const struct bt_app *a, struct bt_rect area)
 
 static int table_rows(const struct bt_app *a)
 {
-	struct bt_rect area = { 1, 0, a->rows - 3, a->cols };
+	struct bt_rect area = { 1, 0, a->rows - 2 - (a->status_h > 0 ? a->status_h : 1), a->cols };
 
 	return layout(a, area).table.h - 2;
 }
@@ -198,6 +198,32 @@ static int is_sel_line(const struct bt_app *a, const char *line)
 	while (*line == ' ')
 		line++;
 	return *line == '|';
+}
+
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y)
+{
+	struct res_layout L;
+	const char *line;
+	int i, old;
+
+	if (a->res == NULL)
+		return 0;
+	L = layout(a, area);
+	i = a->tscroll + y - (L.table.y + 1);
+	if (y <= L.table.y || y >= L.table.y + L.table.h - 1 || i < 0 || i >= a->ntable)
+		return 0;
+	line = a->table[i];
+	old = a->cell_sel;
+	/* The first cell whose row this is, as the selection's highlight finds it. */
+	for (int c = 0; c < a->res->ncells; c++) {
+		a->cell_sel = c;
+		if (is_sel_line(a, line)) {
+			a->dirty |= DIRTY_TABLE | DIRTY_SCALING | DIRTY_CELL;
+			return 1;
+		}
+	}
+	a->cell_sel = old;
+	return 0;
 }
 
 static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)

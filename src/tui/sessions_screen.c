@@ -555,6 +555,73 @@ int bt_ss_key(struct bt_app *a, int ch)
 
 /* --- drawing ------------------------------------------------------------- */
 
+/* The column widths (workload, plan, host; 0: no host column) and the heads line for width inw. */
+static void columns(const struct bt_sessview *ss, int inw, int *ww_, int *wa_, int *wh_, char *head,
+		    size_t n)
+{
+	int ww = 8, wh = 4, wa;
+
+	for (int k = 0; k < ss->nshown; k++) {
+		const struct bt_session_info *s = &ss->list[ss->shown[k]];
+		int l1 = s->readable ? (int)strlen(s->workload) : 1;
+		int l2 = s->readable ? (int)strlen(s->host) : 1;
+
+		if (l1 > ww)
+			ww = l1;
+		if (l2 > wh)
+			wh = l2;
+	}
+	if (ww > 12)
+		ww = 12;
+	if (wh > 12)
+		wh = 12;
+	/* mark(2) time(20) workload plan cells(5) status(11) host, one blank between */
+	wa = inw - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11 - 1 - wh;
+	if (wa < 8) {
+		wh = 0;
+		wa = inw - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11;
+	}
+	snprintf(head, n, "  %-20s %-*s %-*s %5s %-11s %s", "TIME", ww, "WORKLOAD", wa, "PLAN", "CELLS",
+		 "STATUS", wh ? "HOST" : "");
+	*ww_ = ww;
+	*wa_ = wa;
+	*wh_ = wh;
+}
+
+int bt_ss_click(struct bt_app *a, struct bt_rect area, int y, int x)
+{
+	struct bt_sessview *ss = &a->ss;
+	struct bt_rect in = { area.y + 1, area.x + 1, area.h - 2, area.w - 2 };
+	int rows = in.h - 3, scroll = ss->sel >= rows ? ss->sel - rows + 1 : 0, k;
+
+	if (in.h < 4 || in.w < 40 || ss->confirm >= 0 || ss->confirm_cmp)
+		return 0;
+	if (y == in.y) {
+		static const char *const heads[] = { "TIME", "WORKLOAD", "PLAN", "CELLS", "STATUS", "HOST" };
+		char line[512];
+		int col = -1, ww, wa, wh;
+
+		/* Which head word is under x: the last one that starts at or before it. */
+		columns(ss, in.w, &ww, &wa, &wh, line, sizeof(line));
+		for (int h = 0; h < 6; h++) {
+			const char *at = strstr(line, heads[h]);
+
+			if (at != NULL && in.x + (int)(at - line) <= x)
+				col = h;
+		}
+		if (col >= 0)
+			bt_ss_sort(a, col);
+		return col >= 0;
+	}
+	k = scroll + y - in.y - 1;
+	if (y <= in.y || y - in.y - 1 >= rows || k >= ss->nshown)
+		return 0;
+	ss->sel = k;
+	bt_ss_remember_sel(a);
+	a->dirty |= DIRTY_TABLE;
+	return 1;
+}
+
 static enum bt_role status_role(const struct bt_session_info *s)
 {
 	if (!s->readable)
@@ -570,8 +637,8 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 {
 	const struct bt_sessview *ss = &a->ss;
 	struct bt_rect in;
-	char title[256];
-	int ww = 8, wh = 4, wa, rows, scroll;
+	char title[256], head[512];
+	int ww, wh, wa, rows, scroll;
 	int nmarked = 0;
 
 	if (!(dirty & DIRTY_TABLE))
@@ -592,28 +659,8 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 	in = bt_box_draw(w, area, title, 1, a->utf8);
 	if (in.h < 4 || in.w < 40)
 		return;
-	for (int k = 0; k < ss->nshown; k++) {
-		const struct bt_session_info *s = &ss->list[ss->shown[k]];
-		int l1 = s->readable ? (int)strlen(s->workload) : 1;
-		int l2 = s->readable ? (int)strlen(s->host) : 1;
-
-		if (l1 > ww)
-			ww = l1;
-		if (l2 > wh)
-			wh = l2;
-	}
-	if (ww > 12)
-		ww = 12;
-	if (wh > 12)
-		wh = 12;
-	/* mark(2) time(20) workload plan cells(5) status(11) host, one blank between */
-	wa = in.w - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11 - 1 - wh;
-	if (wa < 8) {
-		wh = 0;
-		wa = in.w - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11;
-	}
-	bt_app_putf(w, in.y, in.x, in.w, ROLE_LABEL, "  %-20s %-*s %-*s %5s %-11s %s", "TIME", ww,
-		    "WORKLOAD", wa, "PLAN", "CELLS", "STATUS", wh ? "HOST" : "");
+	columns(ss, in.w, &ww, &wa, &wh, head, sizeof(head));
+	bt_app_put(w, in.y, in.x, in.w, ROLE_LABEL, head);
 	rows = in.h - 3;
 	scroll = ss->sel >= rows ? ss->sel - rows + 1 : 0;
 	if (ss->nshown == 0)

@@ -302,6 +302,25 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 
 /* --- render -------------------------------------------------------------- */
 
+/* The rows between the header and the status line(s): every screen's area. */
+static struct bt_rect screen_area(const struct bt_app *a)
+{
+	return (struct bt_rect){ 1, 0, a->rows - 2 - (a->status_h > 0 ? a->status_h : 1), a->cols };
+}
+
+/* The workbench's three panes in area (the side pane only from 100 columns). */
+static void wb_rects(const struct bt_app *a, struct bt_rect area, struct bt_rect *list,
+		     struct bt_rect *form, struct bt_rect *side)
+{
+	int lw = a->cols >= 160 ? 24 : a->cols >= 100 ? 20 : 18;
+	int rest = a->cols - lw;
+	int sw = a->cols >= 100 ? rest * 2 / 5 : 0;
+
+	*list = (struct bt_rect){ area.y, 0, area.h, lw };
+	*form = (struct bt_rect){ area.y, lw, area.h, rest - sw };
+	*side = (struct bt_rect){ area.y, lw + rest - sw, area.h, sw };
+}
+
 static void render(struct bt_app *a)
 {
 	unsigned d = a->dirty;
@@ -351,16 +370,14 @@ static void render(struct bt_app *a)
 	}
 	if (d & DIRTY_CLEAR)
 		erase();
-	area = (struct bt_rect){ 1, 0, a->rows - 2 - a->status_h, a->cols };
+	area = screen_area(a);
 	switch (a->screen) {
 	case SCR_WORKBENCH: {
-		int lw = a->cols >= 160 ? 24 : a->cols >= 100 ? 20 : 18;
-		int rest = a->cols - lw;
-		int sw = a->cols >= 100 ? rest * 2 / 5 : 0;
-		struct bt_rect list = { area.y, 0, area.h, lw };
-		struct bt_rect form = { area.y, lw, area.h, rest - sw };
-		struct bt_rect side = { area.y, lw + rest - sw, area.h, sw };
+		struct bt_rect list, form, side;
+		int sw;
 
+		wb_rects(a, area, &list, &form, &side);
+		sw = side.w;
 		if (d & DIRTY_LIST)
 			bt_wb_draw_list(stdscr, list, a);
 		if (d & (DIRTY_FORM | DIRTY_OVERLAY))
@@ -448,6 +465,60 @@ static void set_screen(struct bt_app *a, enum bt_screen s)
 	a->dirty = DIRTY_ALL;
 }
 
+static void handle_key(struct bt_app *a, int ch);
+
+/*
+ * A mouse event: the wheel is Up/Down for what is under the pointer (the
+ * workload list or the form on the workbench; the screen's list elsewhere);
+ * a press picks what is under it: a workload, a field or one of its ticks,
+ * the Run button, a sessions row or column head, a results row's cell.
+ */
+static void handle_mouse(struct bt_app *a)
+{
+	struct bt_rect area = screen_area(a), list, form, side;
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	wb_rects(a, area, &list, &form, &side);
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
+
+		if (a->screen == SCR_WORKBENCH) {
+			if (a->form.editing || a->form.chooser)
+				return;
+			if (ev.x < form.x)
+				a->focus = PANE_LIST;
+			else if (ev.x < form.x + form.w)
+				a->focus = PANE_FORM;
+			a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_FOOTER;
+		}
+		handle_key(a, key);
+		return;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED))
+		return;
+	switch (a->screen) {
+	case SCR_WORKBENCH:
+		if (ev.y < area.y || ev.y >= area.y + area.h)
+			return;
+		if (ev.x < list.x + list.w)
+			bt_wb_click_list(a, list, ev.y);
+		else if (ev.x < form.x + form.w)
+			bt_form_click(a, form, ev.y, ev.x);
+		return;
+	case SCR_SESSIONS:
+		if (bt_ss_click(a, area, ev.y, ev.x))
+			a->dirty |= DIRTY_FOOTER;
+		return;
+	case SCR_RESULTS:
+		bt_resview_click(a, area, ev.y);
+		return;
+	default:
+		return;
+	}
+}
+
 static void handle_key(struct bt_app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
@@ -461,6 +532,13 @@ static void handle_key(struct bt_app *a, int ch)
 	if (a->help) {
 		a->help = 0;
 		a->dirty = DIRTY_ALL;
+		return;
+	}
+	if (ch == KEY_MOUSE) {
+		if (!a->prompt && !a->overwrite[0] && !a->plan_list && !a->form.editing && !a->form.chooser)
+			handle_mouse(a);
+		else
+			getmouse(&(MEVENT){ 0 });
 		return;
 	}
 	if (a->prompt) {
@@ -859,6 +937,11 @@ static int tui_session(int argc, char **argv, const char *replay)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	if (!a->mouse_off) {
+		/* Presses only (no click synthesis, which would delay every key). */
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+		mouseinterval(0);
+	}
 	if (has_colors() && (nc == NULL || nc[0] == '\0')) {
 		start_color();
 		use_default_colors();

@@ -161,6 +161,27 @@ int bt_wb_key(struct bt_app *a, int ch)
 	}
 }
 
+int bt_wb_click_list(struct bt_app *a, struct bt_rect r, int y)
+{
+	struct bt_rect in = { r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+	int sel = 0, first = 0, i;
+
+	if (in.h <= 0 || y < in.y || y >= in.y + in.h)
+		return 0;
+	/* The rows as bt_wb_draw_list lays them out. */
+	for (i = 0; i < a->nitems; i++)
+		if (a->items[i].wl == a->wl_sel)
+			sel = i;
+	if (sel >= in.h)
+		first = sel - in.h + 1;
+	i = first + y - in.y;
+	a->focus = PANE_LIST;
+	a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_FOOTER;
+	if (i < a->nitems && a->items[i].wl >= 0 && a->items[i].wl != a->wl_sel)
+		bt_wb_select(a, a->items[i].wl);
+	return 1;
+}
+
 void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	struct bt_rect in;
