@@ -1,5 +1,5 @@
 /*
- * help.c - the help overlay (F1 or ?): what benchtop does in three lines,
+ * help.c - the help overlay (F1, or ? off the form's fields): what benchtop does in three lines,
  * the keys that work everywhere, then the keys of the screen it was opened
  * on (so it fits 80x24). Any key closes it.
  */
@@ -14,6 +14,7 @@ static const char *const help_text[] = {
 	"",
 	"=Everywhere",
 	"F1 ?      this help              t        next colour theme",
+	"mouse     click to pick, wheel scrolls (settings: mouse = off)",
 	"q F10     quit (stops a run)     Ctrl-C   quit",
 	"o F2      recorded sessions (workbench, results)",
 	"=Workbench",
@@ -21,7 +22,8 @@ static const char *const help_text[] = {
 	"Up/Down   move (also j k)        Left/Right  pick a tick, cycle (h l)",
 	"Space     tick / toggle / cycle  Enter    edit, choose, or Run",
 	"0-9       type a number          a,b,c    typed lists sweep",
-	"r F5      run the sweep          S / L    save / load a plan file",
+	"?         the field's whole help, range, default and an example",
+	"r F5      run the sweep          S / L    save / list plans (p: a path)",
 	"v         last results",
 	"=Live view",
 	"Esc s     stop the sweep now (the recording ends \"interrupted\")",
@@ -33,7 +35,8 @@ static const char *const help_text[] = {
 	"Up/Down   pick a recording       Enter    replay it",
 	"Space     mark                   c        compare the marked (oldest = A)",
 	"R         its plan into the form, machine differences; then r runs it",
-	"f         next workload filter   /        type a filter   F  no filter",
+	"/         search every field     s        sort by the next column",
+	"f         next workload filter   F        no filter, no search",
 	"d Del     delete (asks y/n)      F5       read the directory again",
 	"=Replay",
 	"Space     pause / play           1 2 8    speed x1 x2 x8",
