@@ -407,7 +407,7 @@ void bt_wb_plans_close(struct bt_app *a)
 	a->plan_files = NULL;
 	a->nplan_files = a->plan_sel = 0;
 	a->plan_list = 0;
-	a->dirty |= DIRTY_FORM | DIRTY_SIDE | DIRTY_FOOTER | DIRTY_CLEAR;
+	a->dirty = DIRTY_ALL;
 }
 
 /*
