@@ -247,5 +247,35 @@ for f in future empty binary cut; do
 	fi
 done
 
+# ---- export --format all: the TUI's file set, named after the recording -------
+expect_err "export all needs --out" 2 "benchtop: export --format all writes a set of files: give the directory with --out DIR" -- export "$P" --format all
+pb=$(basename "${P%.jsonl}")
+mkdir -p "$T/all" && ln -s "$T/victim" "$T/all/$pb.md"
+"$BT" export "$P" --format all --out "$T/all" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$T/victim" ] && grep -q "$pb.md" "$T/err"; then ok "export all: a symlink in the way is refused, not followed"
+else bad "export all: symlink refused" "rc=$rc $(cat "$T/err")"; fi
+rm -f "$T/all/$pb.md"
+"$BT" export "$P" --format all --out "$T/all" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$T/out")" = "$T/all/$pb.md
+$T/all/$pb.csv
+$T/all/$pb.json
+$T/all/$pb-cell-0-threads_1.hgrm
+$T/all/$pb-cell-1-threads_2.hgrm" ] && grep -q '^| threads' "$T/all/$pb.md" && grep -q "machine check:" "$T/all/$pb.md"; then
+	ok "export all: .md .csv .json and one .hgrm per cell, named by label"
+else
+	bad "export all" "rc=$rc $(cat "$T/out" "$T/err")"
+fi
+"$BT" export "$P" --format csv | cmp -s - "$T/all/$pb.csv" && ok "export all: the csv is export --format csv" || bad "export all: csv"
+
+# ---- run --save-plan never truncates what it did not create --------------------
+ln -s "$T/sp-victim" "$T/sp-link.json"
+"$BT" run null threads=1 ops=10 reps=1 warmup=0 --no-record --quiet --save-plan "$T/sp-link.json" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -ne 0 ] && [ ! -e "$T/sp-victim" ] && grep -q "sp-link.json exists and is a symbolic link" "$T/err" &&
+	ok "--save-plan onto a symlink: refused, not followed" || bad "--save-plan onto a symlink" "rc=$rc $(cat "$T/err")"
+"$BT" run null threads=1 ops=10 reps=1 warmup=0 --no-record --quiet --save-plan "$T/sp.json" >/dev/null 2>&1
+"$BT" run null threads=2 ops=10 reps=1 warmup=0 --no-record --quiet --save-plan "$T/sp.json" >/dev/null 2>&1
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["params"]["threads"] in (2, [2])' "$T/sp.json" &&
+	ok "--save-plan replaces a regular file whole" || bad "--save-plan replaces a regular file" "$(cat "$T/sp.json")"
+
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]

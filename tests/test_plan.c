@@ -523,7 +523,7 @@ static void test_save_load(void **state)
 	unlink(path);
 
 	assert_int_equal(bt_plan_save(&a, "/nonexistent-dir/p.json", &err), -ENOENT);
-	assert_string_equal(err.msg, "/nonexistent-dir/p.json: cannot write: No such file or directory");
+	assert_string_equal(err.msg, "cannot create /nonexistent-dir/p.json: No such file or directory");
 	bt_plan_destroy(&b);
 	bt_plan_destroy(&a);
 }

@@ -385,6 +385,41 @@ static void test_chart_highlight(void **state)
 	bt_theme_apply(&t, 0);
 }
 
+/* Without colour (NO_COLOR) each series is drawn and named by its own glyph, not by role. */
+static void test_chart_glyphs(void **state)
+{
+	struct sample sm;
+	WINDOW *p = pad_new(20, 60);
+	wchar_t buf[64];
+	int g0 = 0, g1 = 0, braille = 0;
+
+	(void)state;
+	assert_int_equal(bt_chart_glyph(0, 1), 0x25cf);
+	assert_int_equal(bt_chart_glyph(1, 1), 0x25a0);
+	assert_int_equal(bt_chart_glyph(8, 1), 0x25cf);		/* repeats after 8 */
+	assert_int_equal(bt_chart_glyph(3, 0), 'x');
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < i; j++)
+			assert_true(bt_chart_glyph(i, 1) != bt_chart_glyph(j, 1) &&
+				    bt_chart_glyph(i, 0) != bt_chart_glyph(j, 0));
+	sample_init(&sm);
+	sm.m.glyphs = 1;
+	bt_chart_draw(p, (struct bt_rect){ 0, 0, 20, 60 }, &sm.m, 1);
+	row(p, 0, 0, 60, buf);
+	assert_non_null(wcsstr(buf, L"\u25a0 threads=2"));	/* the legend names each by its glyph */
+	assert_non_null(wcsstr(buf, L"\u25cf threads=1"));
+	for (int y = 1; y < 17; y++)
+		for (int x = 4; x < 60; x++) {
+			g0 += cell(p, y, x) == 0x25cf;
+			g1 += cell(p, y, x) == 0x25a0;
+			braille += is_braille(cell(p, y, x));
+		}
+	assert_true(g0 > 10 && g1 > 10);
+	assert_int_equal(braille, 0);
+	delwin(p);
+	sample_free(&sm);
+}
+
 /* A legend that cannot hold every series counts the rest: "+N more". */
 static void test_chart_legend_more(void **state)
 {
@@ -1028,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_chart_axis),
 		cmocka_unit_test(test_chart_highlight),
 		cmocka_unit_test(test_chart_legend_more),
+		cmocka_unit_test(test_chart_glyphs),
 		cmocka_unit_test(test_rep_progress),
 		cmocka_unit_test(test_chart_scaling),
 		cmocka_unit_test(test_histo_markers),

@@ -47,3 +47,13 @@ check() {
 	if wait_for "$2" "${3:-10}"; then ok "$1"; else bad "$1" "waited for /$2/; the screen:
 $(screen)"; fi
 }
+
+# click X Y / wheel up|down X Y: the SGR mouse reports a terminal sends (1-based cells).
+click() { tmux -L "$SOCK" send-keys -t bt -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"; }
+wheel() { tmux -L "$SOCK" send-keys -t bt -l "$(printf '\033[<%d;%d;%dM' "$([ "$1" = up ] && echo 64 || echo 65)" "$2" "$3")"; }
+# where TEXT X: the 1-based column and row of the first TEXT on the screen ("" when absent).
+where() { screen | python3 -c 'import sys
+t = sys.argv[1]
+for y, l in enumerate(sys.stdin.read().split("\n")):
+    if t in l:
+        print(len(l[:l.index(t)]) + 1, y + 1); break' "$1"; }

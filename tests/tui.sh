@@ -59,7 +59,7 @@ grep -q "^the workbench" "$T/out" && grep -q -- "--refresh MS" "$T/out" && grep 
 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 check "opens on the workbench with pipeline" "Parameters: pipeline"
 check "form focused on threads" "^..+>threads +\[ \]1 \[ \]2 \[x\]4"
-check "footer shows the keys" "F1/\? Help +Tab Pane +Enter Edit +Space Toggle +r Run"
+check "footer shows the keys" "F1 Help +\? Detail +Tab Pane +Enter Edit +Space Toggle +r Run"
 
 # An invalid value shows the CLI's message inline.
 want=$("$BT" run pipeline units=0 2>&1 >/dev/null | sed 's/^benchtop: //')
@@ -93,36 +93,70 @@ check "scaling chart" "Scaling: median throughput vs threads"
 check "scaling chart over threads: the ideal line" "┄ ideal"
 keys Down
 check "cell picker: cell 2" "Cell 2/3: threads=2"
+y=$(screen | grep -nE '^│4 +\|' | head -1 | cut -d: -f1)
+[ -n "$y" ] && click 3 "$y"
+check "mouse: a click on a table row shows its cell" "Cell 3/3: threads=4"
+keys Up
 check "cell percentiles" "p50 [0-9.]+[nmu]?s +p90"
 keys e
-check "export: status names the files" "exported .*\.md \.csv \.json and 3 \.hgrm"
-base=${rec%.jsonl}
-for f in "$base.md" "$base.csv" "$base.json" "$base-cell1.hgrm" "$base-cell3.hgrm"; do
-	[ -s "$f" ] && ok "exported $(basename "$f")" || bad "exported $(basename "$f")"
+check "export: asks for a folder, offering the recording's" "Export to folder: $T/state/benchtop/sessions"
+keys C-u "$T/exp-tui" Enter
+check "export: status names the files" "exported .*\.md \.csv \.json and 3 \.hgrm \(us\) to $T/exp-tui"
+base=$(basename "${rec%.jsonl}")
+for f in "$base.md" "$base.csv" "$base.json" "$base-cell-0-threads_1.hgrm" "$base-cell-2-threads_4.hgrm"; do
+	[ -s "$T/exp-tui/$f" ] && ok "exported $f" || bad "exported $f" "$(ls "$T/exp-tui")"
 done
-grep -q "Percentile" "$base-cell1.hgrm" && ok ".hgrm has the HdrHistogram header" || bad ".hgrm format"
+grep -q "Percentile" "$T/exp-tui/$base-cell-0-threads_1.hgrm" && ok ".hgrm has the HdrHistogram header" || bad ".hgrm format"
+[ "$(grep -c '^[0-2],' "$T/exp-tui/$base.csv")" -eq 6 ] && ok "export csv: one row per rep" || bad "export csv: one row per rep" "$(cat "$T/exp-tui/$base.csv")"
+"$BT" export "$rec" --format all --out "$T/exp-cli" >"$T/out" 2>"$T/err"
+if [ "$(wc -l <"$T/out")" -eq 6 ] && diff -r "$T/exp-tui" "$T/exp-cli" >"$T/diff"; then ok "e and benchtop export --format all write identical file sets"
+else bad "e and export write identical file sets" "$(cat "$T/err"; head -20 "$T/diff")"; fi
+keys e
+check "export: offers the last folder" "Export to folder: $T/exp-tui"
+keys Escape
 keys Escape
 check "Esc: back to the workbench" "Parameters: pipeline"
 
-# Plans: save, change, load back; the CLI runs the saved plan.
-keys S C-u "$T/plan.json" Enter
-check "plan saved" "plan saved to $T/plan.json"
-if "$BT" run --plan "$T/plan.json" --no-record --quiet --format csv >"$T/plan.csv" 2>"$T/err" &&
+# Plans: save, change, load back from the plans list; the CLI runs the saved plan.
+keys S
+check "S offers the plans folder" "Save plan to: $T/config/benchtop/plans/pipeline\.json"
+keys C-u "$T/plans/plan.json" Enter
+check "plan saved" "plan saved to $T/plans/plan.json"
+if "$BT" run --plan "$T/plans/plan.json" --no-record --quiet --format csv >"$T/plan.csv" 2>"$T/err" &&
 	[ "$(wc -l <"$T/plan.csv")" -eq 4 ]; then ok "benchtop run --plan reads the TUI's plan"
 else bad "benchtop run --plan reads the TUI's plan" "$(cat "$T/err" "$T/plan.csv")"; fi
 keys g Space                               # untick threads=1
 check "threads changed" "threads +\[ \]1 \[x\]2 \[x\]4"
-keys L C-u "$T/plan.json" Enter
-check "plan loaded" "plan loaded from $T/plan.json: pipeline, 3 cells"
+keys S
+check "S offers the last plans folder" "Save plan to: $T/plans/pipeline\.json"
+keys C-u "$T/plans/plan.json" Enter
+check "S over an existing plan asks first" "$T/plans/plan\.json exists: replace it\? y/n"
+check "the footer says y/n" "y Replace +n Keep"
+keys n
+check "n keeps it" "not saved: $T/plans/plan\.json is as it was"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["params"]["threads"][0] == 1' "$T/plans/plan.json" &&
+	ok "n: the file is unchanged" || bad "n: the file is unchanged" "$(cat "$T/plans/plan.json")"
+keys S Enter
+check "the second plan saved" "plan saved to $T/plans/pipeline.json"
+keys L
+check "L lists the plans folder" "Plans in $T/plans"
+check "L: both plans listed, by name" "│ pipeline\.json"
+if screen | grep -q "│ plan\.json"; then ok "L: plan.json listed"; else bad "L: plan.json listed" "$(screen)"; fi
+keys Down Enter
+check "plan loaded" "plan loaded from $T/plans/plan.json: pipeline, 3 cells"
 check "loaded values shown" "threads +\[x\]1 \[x\]2 \[x\]4"
 printf '{"benchtop_plan": 1, "workload": "pipeline", "params": {"threads": [1, 2}\n' >"$T/bad.json"
-keys L C-u "$T/bad.json" Enter
+keys L p C-u "$T/bad.json" Enter
 check "bad plan: file and line" "bad\.json:1:"
+ln -s "$T/victim" "$T/plans/link.json"
+keys S C-u "$T/plans/link.json" Enter y
+check "S onto a symlink: refused, not followed" "link\.json exists and is a symbolic link"
+[ ! -e "$T/victim" ] && ok "the symlink's target was not created" || bad "the symlink's target was not created"
 
 # Themes: cycle live; a broken user theme names file and line.
 keys t
 check "t cycles the theme" "theme high-contrast"
-keys '?'
+keys F1
 check "help overlay" "Help - any key closes"
 keys x
 if wait_for "Parameters: pipeline" && ! screen | grep -q "Help - any key closes"; then ok "help closes"
@@ -130,6 +164,10 @@ else bad "help closes" "$(screen)"; fi
 keys q
 check "q quits" "EXITED=0"
 check "terminal restored (echo, icanon)" "icanon echo|echo icanon"
+grep -qx "export_dir = $T/exp-tui" "$T/config/benchtop/settings" && ok "the export folder is remembered" ||
+	bad "the export folder is remembered" "$(cat "$T/config/benchtop/settings")"
+grep -qx "plan_dir = $T/plans" "$T/config/benchtop/settings" && ok "the plans folder is remembered" ||
+	bad "the plans folder is remembered" "$(cat "$T/config/benchtop/settings")"
 
 mkdir -p "$T/config/benchtop/themes"
 printf 'name = Broken\nnormal = default\ntitle = purplish\n' >"$T/config/benchtop/themes/broken.theme"
@@ -200,6 +238,17 @@ if screen | LC_ALL=C grep -q '[^ -~]'; then bad "LANG=C: ASCII only" "$(screen |
 else ok "LANG=C: ASCII only on the workbench"; fi
 read -r basic ext < <(colours)
 [ "$basic" -gt 0 ] && [ "$ext" -eq 0 ] && ok "TERM=xterm: 8 colours only ($basic)" || bad "TERM=xterm colours" "basic=$basic ext=$ext"
+keys G Up
+check "80x24: a long help wraps and points to ?" "^\|.{16}\|\|the workload can\)"
+keys '?'
+check "? on a field: range, default, example" "example: benchtop run pipeline as=threads"
+if screen | grep -q "range: threads|processes (enum)" && screen | grep -q "default: threads"; then ok "? on a field: range and default"
+else bad "? on a field: range and default" "$(screen)"; fi
+keys Escape g
+keys L C-u "$T/a-plan-that-is-not-there-at-all.json" Enter
+check "80x24: a long message wraps, not cut" "^ $T/a-plan-that-is-not-there-at-all\.json:"
+check "80x24: the wrapped message's second line" "^ [a-z :]*file or directory *$"
+check "80x24: the footer keeps q Quit under a wrapped message" "q Quit"
 configure 20000
 keys r
 check "LANG=C: live view" "Throughput, items/s" 20
@@ -216,10 +265,14 @@ read -r basic ext < <(colours)
 [ "$ext" -gt 0 ] && ok "TERM=xterm-256color: 256-colour palette ($ext)" || bad "256 colours" "basic=$basic ext=$ext"
 keys q
 
-start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
-check "NO_COLOR: workbench" "Parameters: pipeline"
+OPTS="null threads=1,2 duration=300ms reps=1 warmup=0" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
+check "NO_COLOR: workbench" "Parameters: null"
 read -r basic ext < <(colours)
 [ "$basic" -eq 0 ] && [ "$ext" -eq 0 ] && ok "NO_COLOR=1: no colours" || bad "NO_COLOR" "basic=$basic ext=$ext"
+keys r
+check "NO_COLOR: chart series told apart by glyph (legend)" "ops/s +(■ ▶ threads=2 +● threads=1|● ▶ threads=1 +■ threads=2)" 20
+check "NO_COLOR: the series drawn in their glyphs" "┤.*[●■]" 20
+check "NO_COLOR: results" "Results: null, complete" 30
 keys q
 check "NO_COLOR quits" "EXITED=0"
 
@@ -283,6 +336,49 @@ if screen | grep -q "ETA ?"; then bad "progress: an ETA during the first rep" "$
 check "progress: results" "Results: null, complete" 30
 keys q
 check "progress quits" "EXITED=0"
+
+# --- validation in place: what r would refuse shows at its field as it is typed ---
+re_quote() { printf '%s' "$1" | sed 's/[].[*^$()+?{}|]/\\&/g'; }
+OPTS="pipeline pin=list:0,1000 as=processes" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+want=$("$BT" run pipeline pin=list:0,1000 as=processes --no-record 2>&1 >/dev/null | sed 's/^benchtop: //')
+check "validation: the run path's message at its field" "^.{21} +$(re_quote "$want")"
+keys G Up Right
+check "validation: fixed as=, the next refusal (pin) shows, wrapped" "^.{21} +pin=list:0,1000: CPU 1000 is not available"
+keys Up Enter C-u units Enter
+check "validation: rows= not swept, at the rows field" "rows=units: units is not swept \(nothing is swept\)"
+keys g Space
+check "validation: follows the plan (threads swept now)" "rows=units: units is not swept \(swept: threads\)"
+keys r
+check "validation: r refuses with the same line" "^ rows=units: units is not swept \(swept: threads\)"
+keys q
+check "validation quits" "EXITED=0"
+
+# --- the mouse: a workload, a tick, a field by the wheel; mouse = off ---------
+start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "mouse: workbench" "Parameters: pipeline"
+[ "$(tmux -L "$SOCK" display -p -t bt '#{mouse_any_flag}')" = 1 ] && ok "mouse: the terminal reports the mouse" ||
+	bad "mouse: the terminal reports the mouse"
+read -r x y < <(where " locks ")
+click "$((x + 1))" "$y"
+check "mouse: a click picks a workload" "Parameters: locks"
+read -r x y < <(where "[ ]1 ")
+click "$((x + 1))" "$y"
+check "mouse: a click ticks a value" "threads +\[x\]1 "
+read -r x y < <(where "Parameters: locks")
+wheel down "$x" "$((y + 3))"
+check "mouse: the wheel moves the form's cursor" "^..+>[a-z_]+ "
+if screen | grep -q ">threads "; then bad "mouse: the wheel left threads" "$(screen)"; else ok "mouse: the wheel left threads"; fi
+keys q
+check "mouse session quits" "EXITED=0"
+grep -qx "mouse = on" "$T/config/benchtop/settings" && ok "settings: mouse = on written" || bad "settings: mouse = on written" "$(cat "$T/config/benchtop/settings")"
+printf 'mouse = off\n' >"$T/config/benchtop/settings"
+start_keep 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "mouse = off: workbench" "Parameters: pipeline"
+[ "$(tmux -L "$SOCK" display -p -t bt '#{mouse_any_flag}')" = 0 ] && ok "mouse = off: the terminal is not asked for mouse reports" ||
+	bad "mouse = off: no mouse reports asked" "$(tmux -L "$SOCK" display -p -t bt '#{mouse_any_flag}')"
+keys q
+check "mouse = off quits" "EXITED=0"
+grep -qx "mouse = off" "$T/config/benchtop/settings" && ok "settings: mouse = off kept" || bad "settings: mouse = off kept"
 
 # --- the first launch: the classic experiment, and settings that persist -------
 FIRST=1 start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8

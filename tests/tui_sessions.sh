@@ -19,7 +19,7 @@ start() {
 	local w=$1 h=$2; shift 2
 	next_server
 	tmux -L "$SOCK" -f /dev/null new-session -d -s bt -x "$w" -y "$h" \
-		"env XDG_STATE_HOME=$T/state XDG_CONFIG_HOME=$T/config TERM=xterm LANG=C LC_ALL=C sh -c 'trap : INT; cd $T; \"$BT\" $*; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
+		"env XDG_STATE_HOME=${STATE:-$T/state} XDG_CONFIG_HOME=$T/config TERM=xterm LANG=C LC_ALL=C sh -c 'trap : INT; cd $T; \"$BT\" $*; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e echo -e icanon | tr \"\\n\" \" \"; echo; sleep 600'"
 	tmux -L "$SOCK" set-option -g -t bt window-size manual >/dev/null 2>&1
 }
 
@@ -57,10 +57,21 @@ check "f: filter on locks" "Sessions: 1 of 3, workload locks"
 keys f
 check "f again: filter on null" "Sessions: 2 of 3, workload null"
 if screen | grep -q ' locks '; then bad "filter hides locks" "$(screen)"; else ok "filter hides locks"; fi
-keys / C-u loc Enter
-check "/ types a filter" "Sessions: 1 of 3, workload loc,"
+keys F / C-u loc Enter
+check "/ searches" "Sessions: 1 of 3, search 'loc',"
+keys / C-u "work=200" Enter
+check "/ searches the plan's values" "Sessions: 1 of 3, search 'work=200',"
+check "/ work=200: the slow run" "^\|  20.* null .*work=200"
+keys / C-u "null threads=1,2" Enter
+check "/ takes several words: every one in some field" "Sessions: 2 of 3, search 'null threads=1,2',"
 keys F
 check "F: filter off" "Sessions: 3, 0 marked"
+keys s
+check "s: sorted by workload" "Sessions: 3, 0 marked, by workload"
+rows=$(screen | grep -Eo '20[0-9-]+T[0-9:]+Z +[a-z]+' | awk '{print $2}' | tr '\n' ' ')
+[ "$rows" = "locks null null " ] && ok "sorted by workload: locks, null, null" || bad "sorted by workload" "$rows"
+keys s s s s s
+check "s around: back to time" "Sessions: 3, 0 marked -"
 keys f f g Space Space
 check "Space marks two" "Sessions: 2 of 3, workload null, 2 marked"
 check "marked rows starred" "^\|\* 20.*null"
@@ -148,6 +159,57 @@ check "r runs the recorded plan" "Results: null, complete" 30
 	bad "the re-run is recorded" "$(ls "$D")"
 keys q
 check "q quits after the re-run" "EXITED=0"
+
+# --- replay shows the run as it was ------------------------------------------
+"$BT" run pipeline threads=2 units=20000 reps=2 warmup=0 --record "$T/pipe.jsonl" --quiet >/dev/null 2>&1
+"$BT" run null threads=1 duration=200ms reps=2 warmup=0 lat=off --record "$T/nolat.jsonl" --quiet >/dev/null 2>&1
+start 120 40 replay "$T/pipe.jsonl"
+check "replay: latencies on, none yet: no lat=off message" "[|│]no latencies yet +[|│]"
+check "replay: per-thread bars of the counting workers only, as live" "Ops per thread \(2 counting of 5\)"
+if screen | grep -q "lat=off"; then bad "replay: no lat=off with latencies on" "$(screen)"; else ok "replay: no lat=off with latencies on"; fi
+keys q
+check "replay quits" "EXITED=0"
+start 120 40 replay "$T/nolat.jsonl"
+check "replay of a lat=off recording says so" "lat=off: this run records no latencies"
+keys q
+check "lat=off replay quits" "EXITED=0"
+
+# --- compare: heads in words, why an interval is missing, different workloads asked first ---
+D2=$T/state2/benchtop/sessions
+mkdir -p "$D2"
+"$BT" run null threads=1 ops=100000 reps=1 warmup=0 --record "$D2/x-one.jsonl" --quiet >/dev/null 2>&1
+"$BT" run locks threads=1 ops=1000 reps=1 warmup=0 --record "$D2/y-locks.jsonl" --quiet >/dev/null 2>&1
+"$BT" run null threads=1 ops=100000 reps=1 warmup=0 --record "$D2/z-one.jsonl" --quiet >/dev/null 2>&1
+STATE=$T/state2 start 120 40
+check "compare scenario: workbench" "Parameters: pipeline"
+keys o
+check "compare scenario: sessions" "Sessions: 3, 0 marked"
+keys g Space Space c
+check "different workloads: asked first" "recordings of different workloads \(locks, null\): compare them anyway\? y/n"
+check "different workloads: the footer says y/n" "y Compare +n Cancel"
+keys n
+check "n: not compared" "not compared"
+keys g Space Space Space g Space
+check "compare scenario: x and z marked" "Sessions: 3, 2 marked"
+keys c
+check "compare heads in words: A, B, B/A" "cell +vs +A ops/s +B ops/s +B/A +95% CI"
+check "compare: the heads explained" "A is the base \(the oldest\); B/A is B's median throughput over A's"
+check "compare: an interval of 1 rep says why" "^.threads=1 .* B .* 1 rep each "
+if screen | grep -q "inf"; then bad "compare: no -inf..inf" "$(screen)"; else ok "compare: no -inf..inf"; fi
+keys Escape
+check "compare scenario: back to sessions" "Sessions: 3, 2 marked"
+"$BT" run null threads=1 ops=1000 reps=1 warmup=0 --record "$D2/w-new.jsonl" --quiet >/dev/null 2>&1
+check "a new recording appears in the open list" "Sessions: 4, 2 marked" 5
+read -r x y < <(where "WORKLOAD")
+click "$x" "$y"
+check "mouse: a click on a column head sorts by it" "Sessions: 4, 2 marked, by workload"
+read -r x y < <(where " locks ")
+click "$x" "$y"
+check "mouse: a click selects a session" "^\|y-locks\.jsonl"
+wheel down "$x" "$y"
+check "mouse: the wheel moves the selection" "^\|w-new\.jsonl"
+keys q
+check "compare scenario quits" "EXITED=0"
 
 # --- --cast ------------------------------------------------------------------
 start 160 24 --cast "$T/no/such/dir/x.cast"

@@ -18,6 +18,7 @@
 #include "core/recording.h"
 #include "core/units.h"
 #include "engines/runner.h"
+#include "report/sessions.h"
 
 void bt_cli_usage(FILE *f)
 {
@@ -31,9 +32,10 @@ void bt_cli_usage(FILE *f)
 		"                     $XDG_CONFIG_HOME/benchtop/themes/); NO_COLOR=1 turns colour off\n"
 		"    --refresh MS     screen refresh, 20..10000 ms (default 250)\n"
 		"    --cast FILE      also write the session as an asciicast v2 file\n"
-		"  The workbench remembers the theme and each workload's form in\n"
-		"  $XDG_CONFIG_HOME/benchtop/settings (plain text).\n"
-		"  Keys: ? help, r run, o sessions, S/L save/load a plan, e export, q quit.\n"
+		"  The workbench remembers the theme, each workload's form, the plan and export\n"
+		"  folders and mouse = on|off in $XDG_CONFIG_HOME/benchtop/settings (plain text).\n"
+		"  Keys: F1 help, ? a field's help, r run, o sessions, S/L save/list plans,\n"
+		"  e export, q quit; the mouse clicks and scrolls.\n"
 		"\n"
 		"headless:\n"
 		"  benchtop list [WORKLOAD]            workloads, or one workload's parameters\n"
@@ -43,7 +45,7 @@ void bt_cli_usage(FILE *f)
 		"  benchtop sessions [--workload NAME] [--format text|json] [--dir DIR]\n"
 		"  benchtop rerun RECORDING [key=value ...] [run options]\n"
 		"  benchtop compare A B [C ...] [--format FMT]\n"
-		"  benchtop export RECORDING --format markdown|csv|json|hgrm [--out PATH]\n"
+		"  benchtop export RECORDING --format markdown|csv|json|hgrm|all [--out PATH]\n"
 		"  benchtop doctor                     what on this machine can move figures\n"
 		"  benchtop --help | --version\n"
 		"\n"
@@ -104,25 +106,7 @@ int bt_cli_format(const char *s, enum bt_format *out)
 void bt_cli_print_results(FILE *f, const struct bt_results *res, enum bt_format fmt,
 			  const char *origin)
 {
-	if (fmt == BT_FMT_TEXT || fmt == BT_FMT_MARKDOWN) {
-		char when[32], check[256];
-		const struct bt_sysinfo *m = &res->machine;
-
-		bt_format_utc(res->start_unix_ns, when, sizeof(when));
-		fprintf(f, "%s%s on %s: %s, %d CPUs (%d cores x %d), governor %s; %s; benchtop %s; %s\n",
-			fmt == BT_FMT_MARKDOWN ? "" : "# ", res->workload, m->host, m->cpu_model,
-			m->allowed_cpus, m->physical_cores, m->smt, m->governor, m->kernel,
-			res->version, when);
-		fprintf(f, "%scpu flags: %s; %s; %s; timer read %.1f ns\n",
-			fmt == BT_FMT_MARKDOWN ? "" : "# ", m->cpu_flags[0] ? m->cpu_flags : "-",
-			m->compiler, m->openssl, res->timer_cost_ns);
-		bt_machine_summary(m, res->timer_cost_ns, check, sizeof(check));
-		fprintf(f, "%smachine check: %s (benchtop doctor)\n", fmt == BT_FMT_MARKDOWN ? "" : "# ",
-			check);
-		if (origin != NULL)
-			fprintf(f, "%srecording: %s\n", fmt == BT_FMT_MARKDOWN ? "" : "# ", origin);
-		fputc('\n', f);
-	}
+	bt_sessions_write_header(f, res, fmt, origin);
 	bt_report_write(f, res, fmt);
 }
 

@@ -4,7 +4,10 @@
  *   csv                   one row per cell and rep with every measured field
  *                         (report/sessions.h), not the summary table;
  *   hgrm                  one HdrHistogram .hgrm per cell, in microseconds,
- *                         into the directory --out (required), paths printed.
+ *                         into the directory --out (required), paths printed;
+ *   all                   the file set the TUI's `e` writes (.md .csv .json
+ *                         and the .hgrm files, named after the recording) into
+ *                         the directory --out (required), paths printed.
  * Without --out the table goes to stdout. Exit 1 for a bad recording or a
  * write error, 2 for bad usage.
  */
@@ -30,7 +33,8 @@ int bt_cmd_export(int argc, char **argv)
 	enum bt_format fmt = BT_FMT_MARKDOWN;
 	struct bt_results res;
 	struct bt_err err = { "" };
-	int hgrm = 0, status = BT_EXIT_FAILED, rc;
+	char base[256];
+	int hgrm = 0, all = 0, status = BT_EXIT_FAILED, rc;
 	FILE *f = stdout;
 	struct bt_file_out fo;
 
@@ -67,12 +71,15 @@ int bt_cmd_export(int argc, char **argv)
 	}
 	if (!strcmp(fmtname, "hgrm")) {
 		hgrm = 1;
+	} else if (!strcmp(fmtname, "all")) {
+		hgrm = all = 1;
 	} else if (bt_format_parse(fmtname, &fmt) < 0) {
 		bt_cli_error("--format=%s: must be one of markdown, csv, json, hgrm", fmtname);
 		return BT_EXIT_USAGE;
 	}
 	if (hgrm && out == NULL) {
-		bt_cli_error("export --format hgrm writes one file per cell: give the directory with --out DIR");
+		bt_cli_error(all ? "export --format all writes a set of files: give the directory with --out DIR" :
+			     "export --format hgrm writes one file per cell: give the directory with --out DIR");
 		return BT_EXIT_USAGE;
 	}
 	if (out != NULL && out[0] == '\0') {
@@ -89,6 +96,14 @@ int bt_cmd_export(int argc, char **argv)
 		return BT_EXIT_FAILED;
 	}
 	bt_cli_note(path, &res);
+	if (all) {
+		bt_sessions_export_base(path, res.workload, base, sizeof(base));
+		if (bt_sessions_export_set(&res, out, base, print_path, NULL, &err) < 0)
+			bt_cli_error("%s", err.msg);
+		else
+			status = BT_EXIT_OK;
+		goto out;
+	}
 	if (hgrm) {
 		rc = bt_sessions_export_hgrm(&res, out, print_path, NULL, &err);
 		if (rc < 0)

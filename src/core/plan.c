@@ -439,27 +439,22 @@ char *bt_plan_to_json(const struct bt_plan *pl)
 int bt_plan_save(const struct bt_plan *pl, const char *path, struct bt_err *err)
 {
 	char *s = bt_plan_to_json(pl);
-	FILE *f;
-	int rc = 0;
+	struct bt_file_out fo;
+	int rc;
 
 	if (s == NULL)
 		return bt_err_set(err, -EINVAL, "%s: cannot encode the plan as JSON", path);
-	f = fopen(path, "w");
-	if (f == NULL) {
-		rc = -errno;
+	/* Never truncating what it did not create: a new file, or a regular one replaced by rename. */
+	rc = bt_file_out_open(&fo, path, err);
+	if (rc < 0)
+		goto out;
+	if (fputs(s, fo.f) == EOF || fputc('\n', fo.f) == EOF) {
+		rc = errno ? -errno : -EIO;
+		bt_file_out_abort(&fo);
 		bt_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc));
 		goto out;
 	}
-	if (fputs(s, f) == EOF || fputc('\n', f) == EOF) {
-		rc = errno ? -errno : -EIO;
-		fclose(f);
-		bt_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc));
-		goto out;
-	}
-	if (fclose(f) != 0) {
-		rc = errno ? -errno : -EIO;
-		bt_err_set(err, rc, "%s: cannot write: %s", path, strerror(-rc));
-	}
+	rc = bt_file_out_commit(&fo, err);
 out:
 	free(s);
 	return rc;

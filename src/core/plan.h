@@ -103,7 +103,11 @@ void bt_plan_cell_label(const struct bt_plan *pl, int c, char *buf, size_t n);
  */
 char *bt_plan_to_json(const struct bt_plan *pl);
 
-/* Write bt_plan_to_json to path (pretty-printed). 0 or -errno with err set. */
+/*
+ * Write bt_plan_to_json to path (pretty-printed) through bt_file_out: a new
+ * file is created exclusively, an existing regular file replaced by rename,
+ * anything else (a symlink, a FIFO) refused. 0 or -errno with err set.
+ */
 int bt_plan_save(const struct bt_plan *pl, const char *path, struct bt_err *err);
 
 /*

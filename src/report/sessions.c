@@ -23,7 +23,9 @@
 
 #include <jansson.h>
 
+#include "core/clock.h"
 #include "core/hist.h"
+#include "core/machine.h"
 #include "report/csv.h"
 #include "core/file.h"
 #include "core/recording.h"
@@ -796,6 +798,124 @@ int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
 		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 			return bt_err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, name);
 		/* Created exclusively, or replacing a regular file by rename: no symlink followed. */
+		ret = bt_file_out_open(&fo, path, err);
+		if (ret < 0)
+			return ret;
+		ret = bt_hist_write_hgrm(h, fo.f, 1000.0, 5);
+		if (ret < 0) {
+			bt_file_out_abort(&fo);
+			return bt_err_set(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		}
+		ret = bt_file_out_commit(&fo, err);
+		if (ret < 0)
+			return ret;
+		written++;
+		if (cb != NULL)
+			cb(path, arg);
+	}
+	return written;
+}
+
+void bt_sessions_write_header(FILE *f, const struct bt_results *res, enum bt_format fmt,
+			      const char *origin)
+{
+	const char *lead = fmt == BT_FMT_MARKDOWN ? "" : "# ";
+	const struct bt_sysinfo *m = &res->machine;
+	char when[32], check[256];
+
+	if (fmt != BT_FMT_TEXT && fmt != BT_FMT_MARKDOWN)
+		return;
+	bt_format_utc(res->start_unix_ns, when, sizeof(when));
+	fprintf(f, "%s%s on %s: %s, %d CPUs (%d cores x %d), governor %s; %s; benchtop %s; %s\n",
+		lead, res->workload, m->host, m->cpu_model, m->allowed_cpus, m->physical_cores,
+		m->smt, m->governor, m->kernel, res->version, when);
+	fprintf(f, "%scpu flags: %s; %s; %s; timer read %.1f ns\n", lead,
+		m->cpu_flags[0] ? m->cpu_flags : "-", m->compiler, m->openssl, res->timer_cost_ns);
+	bt_machine_summary(m, res->timer_cost_ns, check, sizeof(check));
+	fprintf(f, "%smachine check: %s (benchtop doctor)\n", lead, check);
+	if (origin != NULL)
+		fprintf(f, "%srecording: %s\n", lead, origin);
+	fputc('\n', f);
+}
+
+void bt_sessions_export_base(const char *path, const char *workload, char *buf, size_t n)
+{
+	const char *slash = path != NULL ? strrchr(path, '/') : NULL;
+	const char *name = slash != NULL ? slash + 1 : path;
+	size_t len;
+
+	if (name == NULL || name[0] == '\0') {
+		snprintf(buf, n, "benchtop-%s", workload);
+		return;
+	}
+	snprintf(buf, n, "%s", name);
+	len = strlen(buf);
+	if (len > 6 && !strcmp(buf + len - 6, ".jsonl"))
+		buf[len - 6] = '\0';
+}
+
+/* One file of the set: write(f, res) through bt_file_out, then cb. */
+static int export_one(const char *path, const struct bt_results *res, int kind,
+		      void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err)
+{
+	struct bt_file_out fo;
+	int ret;
+
+	ret = bt_file_out_open(&fo, path, err);
+	if (ret < 0)
+		return ret;
+	if (kind == 'm') {
+		bt_sessions_write_header(fo.f, res, BT_FMT_MARKDOWN, NULL);
+		ret = bt_report_write(fo.f, res, BT_FMT_MARKDOWN);
+	} else if (kind == 'j') {
+		ret = bt_report_write(fo.f, res, BT_FMT_JSON);
+	} else {
+		ret = bt_sessions_export_csv(fo.f, res);
+	}
+	if (ret < 0) {
+		bt_file_out_abort(&fo);
+		return bt_err_set(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	}
+	ret = bt_file_out_commit(&fo, err);
+	if (ret < 0)
+		return ret;
+	if (cb != NULL)
+		cb(path, arg);
+	return 0;
+}
+
+int bt_sessions_export_set(const struct bt_results *res, const char *dir, const char *base,
+			   void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err)
+{
+	static const struct { const char *ext; int kind; } tables[] = {
+		{ "md", 'm' }, { "csv", 'c' }, { "json", 'j' },
+	};
+	struct stat st;
+	char path[4096];
+	int written = 0, ret;
+
+	ret = make_dirs(dir, err);
+	if (ret < 0)
+		return ret;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s.%s", dir, base, tables[i].ext) >= (int)sizeof(path))
+			return bt_err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, base);
+		ret = export_one(path, res, tables[i].kind, cb, arg, err);
+		if (ret < 0)
+			return ret;
+	}
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_hist *h = res->cells[c].hist;
+		char name[160];
+		struct bt_file_out fo;
+
+		if (h == NULL || h->total == 0)
+			continue;
+		bt_sessions_hgrm_name(res, c, name, sizeof(name));
+		if (snprintf(path, sizeof(path), "%s/%s-%s", dir, base, name) >= (int)sizeof(path))
+			return bt_err_set(err, -ENAMETOOLONG, "%s/%s-%s: path too long", dir, base, name);
 		ret = bt_file_out_open(&fo, path, err);
 		if (ret < 0)
 			return ret;

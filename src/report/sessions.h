@@ -22,6 +22,7 @@
 
 #include "core/err.h"
 #include "core/results.h"
+#include "report/report.h"
 
 #define BT_SESSIONS_SCAN_MAX (64ll << 20)	/* bytes: larger files are not scanned whole */
 
@@ -94,5 +95,30 @@ void bt_sessions_hgrm_name(const struct bt_results *res, int c, char *buf, size_
  */
 int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
 			    void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err);
+
+/*
+ * The export file set, the one both faces write (`benchtop export --format
+ * all --out DIR` and the TUI's `e`): into dir (created with its parents)
+ * BASE.md (machine lines and the results table), BASE.csv (one row per cell
+ * and rep, bt_sessions_export_csv), BASE.json (the results table) and, per
+ * cell with latencies, BASE-<bt_sessions_hgrm_name>.hgrm. BASE is the
+ * recording's file name without ".jsonl" (bt_sessions_export_base). Every
+ * file goes through bt_file_out (never truncating one it did not create);
+ * cb gets each path written. Returns the number of .hgrm files, or -errno
+ * with err set (files already written stay).
+ */
+int bt_sessions_export_set(const struct bt_results *res, const char *dir, const char *base,
+			   void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err);
+
+/* BASE of the file set: path's last part without ".jsonl"; "benchtop-WORKLOAD" without a path. */
+void bt_sessions_export_base(const char *path, const char *workload, char *buf, size_t n);
+
+/*
+ * The lines above a text or markdown table (workload, machine, check, and
+ * "recording: ORIGIN" when origin is not NULL), then a blank line: what show
+ * and export print. Nothing for the other formats.
+ */
+void bt_sessions_write_header(FILE *f, const struct bt_results *res, enum bt_format fmt,
+			      const char *origin);
 
 #endif

@@ -83,6 +83,10 @@ struct bt_form {
 	int ch_cursor;
 	uint64_t ch_mask;	/* ticked choices */
 	int ch_multi;		/* several may be ticked */
+	int detail;		/* ? on a field: its whole help, range, default, example */
+	char plan_err[BT_ERR_MAX];	/* what r would refuse (bt_front_plan's line); "" */
+	int plan_err_field;	/* the field it names; nfields (the Run button) when none */
+	char *checked;		/* the plan (JSON) plan_err was computed for; malloc'd */
 };
 
 /* Throughput samples of one cell, for the live chart (x: s since the run started). */
@@ -114,7 +118,8 @@ struct bt_live {
 	char wl_name[64];		/* the workload, as the titles name it */
 	char fixed[256];		/* the plan's fixed values (bt_results_fixed): "threads=64" */
 	char unit[32];			/* what an op is ("items") */
-	double xmax_fixed;		/* the chart's x range when known ahead (replay); 0: follow the data */
+	double xmax_fixed;		/* the chart's x range when known ahead; 0: follow the data */
+	int lat_off;			/* the plan (or every recorded rep) has lat=off */
 };
 
 /* The sessions screen: the recordings of one directory, newest first. */
@@ -127,7 +132,12 @@ struct bt_sessview {
 	int nshown;
 	int sel, scroll;		/* in shown */
 	char filter[64];		/* workload filter ("" = all) */
+	char search[128];		/* / : words every shown session has in some field; "" */
+	int sort;			/* column: 0 time (newest first), 1 workload, 2 plan, 3 cells, 4 status, 5 host */
+	char sel_path[4096];		/* the selected session, kept across reloads and sorts */
+	uint64_t dir_mtime;		/* the folder's mtime when last read (ns) */
 	int confirm;			/* list index waiting for y/n to delete, -1 none */
+	int confirm_cmp;		/* waiting for y/n to compare different workloads */
 	enum bt_screen back;		/* where Esc goes */
 };
 
@@ -239,11 +249,19 @@ struct bt_app {
 	char set_error[600];		/* the file was ignored: why (file:line) */
 	char plan_dir[4096];		/* the folder of the last plan saved or loaded; "" */
 	char export_dir[4096];		/* the folder of the last export; "" */
+	int mouse_off;			/* mouse = off: no clicks, no wheel */
+
+	/* plan files (workbench.c) */
+	char overwrite[4096];		/* S: the existing file waiting for y/n; "" */
+	char **plan_files;		/* L: the plans folder's *.json names, [nplan_files] */
+	int nplan_files, plan_sel;
+	int plan_list;			/* the list is open */
 
 	/* status line and prompt */
 	char status[512];
 	enum bt_role status_role;
-	int prompt;			/* 0, 'S' save, 'L' load, '/' sessions filter */
+	int status_h;			/* rows the status line took when last drawn (1..3) */
+	int prompt;			/* 0, 'S' save, 'L' load, '/' sessions filter, 'e' export */
 	char prompt_label[64];
 	struct bt_lineed prompt_ed;
 };
@@ -279,9 +297,18 @@ int bt_form_param(const struct bt_app *a, int f);
  * of a new workload starts on its worker count; on the first field when none.
  */
 void bt_form_focus_flag(struct bt_app *a, unsigned flag);
+/*
+ * Run the run path's own checks (bt_front_plan: bt_plan_check and
+ * bt_run_validate) on the form's plan when it changed since the last call,
+ * and keep the one line at the field it names (form.plan_err): everything r
+ * would refuse is shown as the user types. Main loop, before drawing.
+ */
+void bt_form_validate(struct bt_app *a);
 /* A key for the focused form; returns 1 when used. */
 int bt_form_key(struct bt_app *a, int ch);
 void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus);
+/* A click at (y, x) on the form drawn in r: cursor to the field, a tick toggled, Run runs; 1 when hit. */
+int bt_form_click(struct bt_app *a, struct bt_rect r, int y, int x);
 void bt_form_draw_chooser(WINDOW *w, struct bt_rect r, const struct bt_app *a);
 /* Lines of topology / pinning for the pin field (side pane or form help). */
 int bt_form_pin_lines(const struct bt_app *a, char lines[][160], int max, int width);
@@ -293,10 +320,23 @@ void bt_wb_destroy(struct bt_app *a);
 void bt_wb_select(struct bt_app *a, int wl);
 int bt_wb_key(struct bt_app *a, int ch);
 void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a);
+/* A click at row y of the list drawn in r: that workload selected; 1 when hit. */
+int bt_wb_click_list(struct bt_app *a, struct bt_rect r, int y);
 void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a);
-/* Plans: the status-line prompts 'S' and 'L' end here with a path. */
-void bt_wb_save_plan(struct bt_app *a, const char *path);
+/*
+ * Plans: the status-line prompts 'S' and 'L' end here with a path. Saving
+ * over an existing file asks first (sure = 0: a->overwrite keeps the path
+ * for y). The plans folder is the last one used, else
+ * $XDG_CONFIG_HOME/benchtop/plans; L lists its *.json files (plans_open
+ * returns how many; 0: the caller asks for a path).
+ */
+void bt_wb_save_plan(struct bt_app *a, const char *path, int sure);
 void bt_wb_load_plan(struct bt_app *a, const char *path);
+int bt_wb_plans_dir(const struct bt_app *a, char *buf, size_t n);
+int bt_wb_plans_open(struct bt_app *a);
+void bt_wb_plans_close(struct bt_app *a);
+int bt_wb_plans_key(struct bt_app *a, int ch);
+void bt_wb_draw_plans(WINDOW *w, struct bt_rect r, const struct bt_app *a);
 
 /* --- live.c -------------------------------------------------------------- */
 
@@ -318,6 +358,15 @@ void bt_live_reset(struct bt_live *l);
 unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x);
 unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r);
 /*
+ * The one path from results to the live model, in the order they happened
+ * (a rep after its samples): a sample placed on the run's time axis (each
+ * rep continues where the previous one ended), a finished rep merged (and a
+ * point for a rep shorter than a sample). The live tick and the replay both
+ * feed through these, so a replay draws the x axis the live view drew.
+ */
+unsigned bt_live_feed_sample(struct bt_live *l, const struct bt_sample *s);
+unsigned bt_live_feed_rep(struct bt_live *l, const struct bt_rep *r);
+/*
  * How far the running rep is, 0..1, from its stop rule: elapsed / duration,
  * ops / quota, or ops / the fixed work setup announced; 0 when none applies.
  */
@@ -334,8 +383,19 @@ void bt_ss_open(struct bt_app *a);
 void bt_ss_reload(struct bt_app *a);
 void bt_ss_free(struct bt_app *a);
 void bt_ss_set_filter(struct bt_app *a, const char *workload);
+/* / : keep the sessions that have every word of text in some field (name, workload, axes, values, host, date, status). */
+void bt_ss_set_search(struct bt_app *a, const char *text);
+/* Sort by column col (0 time .. 5 host; bt_ss_sort_names). */
+void bt_ss_sort(struct bt_app *a, int col);
+extern const char *const bt_ss_sort_names[];
+/* The selection moved: remember it by path (reloads and sorts keep it). */
+void bt_ss_remember_sel(struct bt_app *a);
+/* Read the folder again when its mtime changed (a recording appeared). About once a second. */
+void bt_ss_poll(struct bt_app *a);
 int bt_ss_key(struct bt_app *a, int ch);
 void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+/* A click at (y, x) on the sessions drawn in area: a row selected, a column head sorts; 1 when hit. */
+int bt_ss_click(struct bt_app *a, struct bt_rect area, int y, int x);
 
 /* --- replay.c ------------------------------------------------------------ */
 
@@ -377,7 +437,11 @@ void bt_resview_load(struct bt_app *a);
 void bt_resview_free(struct bt_app *a);
 int bt_resview_key(struct bt_app *a, int ch);
 void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
-void bt_resview_export(struct bt_app *a);
+/* A click at row y on the results drawn in area: a table row's cell becomes the cell shown; 1 when hit. */
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y);
+/* The folder the export prompt offers; then write the file set into dir (status says what). */
+void bt_resview_export_dir(const struct bt_app *a, char *buf, size_t n);
+void bt_resview_export(struct bt_app *a, const char *dir);
 
 /* --- settings.c ---------------------------------------------------------- */
 

@@ -76,7 +76,18 @@ struct grid {
 	unsigned char *dots;	/* series pixels per cell (braille bits / ASCII char) */
 	unsigned char *idots;	/* ideal pixels per cell */
 	unsigned char *role;	/* role of the series that last drew the cell */
+	unsigned char *owner;	/* 1 + index of the series that last drew it (glyphs) */
+	int cur;		/* the series being drawn (its index) */
 };
+
+int bt_chart_glyph(int i, int utf8)
+{
+	static const int uni[8] = { 0x25cf, 0x25a0, 0x25b2, 0x25c6, 0x25cb, 0x25a1, 0x25b3, 0x25c7 };
+	static const char ascii[8] = { '*', '+', 'o', 'x', '#', '@', '%', '&' };
+
+	i = i < 0 ? 0 : i % 8;
+	return utf8 ? uni[i] : ascii[i];
+}
 
 static const unsigned char braille_bit[2][4] = {
 	{ 0x01, 0x02, 0x04, 0x40 },
@@ -103,6 +114,7 @@ static void grid_set(struct grid *g, int px, int py, int ideal, enum bt_role rol
 	else if (g->dots[i] != '*' || ch == '*')
 		g->dots[i] = (unsigned char)ch;
 	g->role[i] = (unsigned char)role;
+	g->owner[i] = (unsigned char)(g->cur + 1);
 }
 
 /* The ASCII character for a segment of slope dy/dx in cells (y down). */
@@ -345,7 +357,8 @@ static void draw_legend(WINDOW *win, struct bt_rect r, const struct bt_chart_mod
 				bt_text_draw(win, r, 0, x, more, bt_role_attr(ROLE_DIM), utf8);
 			break;
 		}
-		bt_cell_draw(win, r, 0, x, ideal ? (utf8 ? 0x2504 : '.') : (utf8 ? 0x2501 : '*'),
+		bt_cell_draw(win, r, 0, x, ideal ? (utf8 ? 0x2504 : '.') :
+			     m->glyphs ? bt_chart_glyph(order[k], utf8) : (utf8 ? 0x2501 : '*'),
 			     bt_role_attr(role));
 		x += 2;
 		x += bt_text_draw(win, r, 0, x, label,
@@ -475,11 +488,12 @@ void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m
 	g.utf8 = utf8;
 	g.sx = utf8 ? 2 : 1;
 	g.sy = utf8 ? 4 : 1;
-	g.dots = calloc((size_t)g.pw * g.ph, 3);
+	g.dots = calloc((size_t)g.pw * g.ph, 4);
 	if (g.dots == NULL)
 		return;
 	g.idots = g.dots + (size_t)g.pw * g.ph;
 	g.role = g.idots + (size_t)g.pw * g.ph;
+	g.owner = g.role + (size_t)g.pw * g.ph;
 
 	ny = y_intervals(f.ymax - f.ymin, g.ph, g.sy);
 	for (int i = 0; i <= ny; i++) {
@@ -490,17 +504,25 @@ void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m
 	if (m->ideal)
 		draw_series(&g, &f, m->ideal, 1, ROLE_IDEAL);
 	for (int i = 0; i < m->nseries; i++)
-		if (!m->series[i].highlight)
+		if (!m->series[i].highlight) {
+			g.cur = i;
 			draw_series(&g, &f, &m->series[i], 0, m->series[i].role);
+		}
 	for (int i = 0; i < m->nseries; i++)
-		if (m->series[i].highlight)
+		if (m->series[i].highlight) {
+			g.cur = i;
 			draw_series(&g, &f, &m->series[i], 0, ROLE_HIGHLIGHT);
+		}
 
 	for (int y = 0; y < g.ph; y++) {
 		for (int x = 0; x < g.pw; x++) {
 			size_t i = (size_t)y * g.pw + x;
 
-			if (g.dots[i]) {
+			if (g.dots[i] && m->glyphs) {
+				bt_cell_draw(win, plot, y, x, bt_chart_glyph(g.owner[i] - 1, utf8),
+					     bt_role_attr(g.role[i]));
+				npix++;
+			} else if (g.dots[i]) {
 				bt_cell_draw(win, plot, y, x, utf8 ? 0x2800 + g.dots[i] : g.dots[i],
 					     bt_role_attr(g.role[i]));
 				npix++;

@@ -101,7 +101,8 @@ static enum bt_role verdict_role(enum bt_cmp_verdict v)
 /* All the lines of the view from the comparison c. */
 static int build_lines(struct bt_cmpview *cv, const struct bt_cmp *c)
 {
-	int lw = 4;
+	char kl[16], unit[48], ha[64], hk[64], hr[32], hci[16], h50[16], h99[16], fixed[256];
+	int lw = 4, wa, wk;
 
 	for (int i = 0; i < cv->nres; i++) {
 		const struct bt_results *r = &cv->res[i];
@@ -122,14 +123,35 @@ static int build_lines(struct bt_cmpview *cv, const struct bt_cmp *c)
 		    (c->machine_diff[k] && add_lines(cv, c->machine_diff[k]) < 0))
 			return -ENOMEM;
 	}
-	for (int r = 0; r < c->nrows; r++)
-		if ((int)strlen(c->rows[r].label) > lw)
-			lw = (int)strlen(c->rows[r].label);
+	/* A plan without axes has one cell with no label: it is called by A's fixed values. */
+	bt_results_fixed(cv->res[0].plan_json, fixed, sizeof(fixed));
+	for (int r = 0; r < c->nrows; r++) {
+		int len = (int)strlen(c->rows[r].label[0] ? c->rows[r].label : fixed);
+
+		if (len > lw)
+			lw = len;
+	}
 	if (lw > 28)
 		lw = 28;
+	/* The heads in words: A, B and B/A (B..D when several are compared with A). */
+	if (cv->nres == 2)
+		snprintf(kl, sizeof(kl), "B");
+	else
+		snprintf(kl, sizeof(kl), "B..%c", bt_cmp_letter(cv->nres - 1));
+	snprintf(unit, sizeof(unit), "%s/s", cv->res[0].unit[0] ? cv->res[0].unit : "ops");
+	snprintf(ha, sizeof(ha), "A %s", unit);
+	snprintf(hk, sizeof(hk), "%s %s", kl, unit);
+	snprintf(hr, sizeof(hr), "%s/A", kl);
+	snprintf(hci, sizeof(hci), "95%% CI");
+	snprintf(h50, sizeof(h50), "p50");
+	snprintf(h99, sizeof(h99), "p99");
+	wa = (int)strlen(ha) > 7 ? (int)strlen(ha) : 7;
+	wk = (int)strlen(hk) > 7 ? (int)strlen(hk) : 7;
 	if (add(cv, ROLE_NORMAL, "%s", "") < 0 ||
-	    add(cv, ROLE_LABEL, "%-*s K  %-7s %-7s %6s  %-13s %-12s %6s %6s", lw, "cell", "A ops/s",
-		"K ops/s", "K/A", "95% CI", "verdict", "dp50", "dp99") < 0)
+	    add(cv, ROLE_DIM, "A is the base (the oldest); %s/A is %s's median throughput over A's: above 1, %s is faster",
+		kl, kl, kl) < 0 ||
+	    add(cv, ROLE_LABEL, "%-*s %-2s %-*s %-*s %6s  %-13s %-12s %6s %6s", lw, "cell",
+		"vs", wa, ha, wk, hk, hr, hci, "verdict", h50, h99) < 0)
 		return -ENOMEM;
 	for (int r = 0; r < c->nrows; r++) {
 		const struct bt_cmp_row *row = &c->rows[r];
@@ -146,17 +168,20 @@ static int build_lines(struct bt_cmpview *cv, const struct bt_cmp *c)
 				snprintf(ratio, sizeof(ratio), "-");
 			else
 				snprintf(ratio, sizeof(ratio), "%.3f", st->ratio);
-			if (isnan(st->lo) || isnan(st->hi)) {
+			/* An interval that cannot be had says why, not -inf..inf. */
+			if (st->na == 0 || st->nk == 0) {
+				snprintf(ci, sizeof(ci), "%c: no reps", st->na == 0 ? 'A' : bt_cmp_letter(k));
+			} else if (st->na == 1 && st->nk == 1) {
+				snprintf(ci, sizeof(ci), "1 rep each");
+			} else if (st->na == 1 || st->nk == 1) {
+				snprintf(ci, sizeof(ci), "%c: 1 rep", st->na == 1 ? 'A' : bt_cmp_letter(k));
+			} else if (isnan(st->lo) || isnan(st->hi)) {
 				snprintf(ci, sizeof(ci), "-");
+			} else if (isinf(st->lo) || isinf(st->hi)) {
+				snprintf(ci, sizeof(ci), "unbounded");
 			} else {
-				if (isinf(st->lo))
-					snprintf(lo, sizeof(lo), "-inf");
-				else
-					snprintf(lo, sizeof(lo), "%.3f", st->lo);
-				if (isinf(st->hi))
-					snprintf(hi, sizeof(hi), "inf");
-				else
-					snprintf(hi, sizeof(hi), "%.3f", st->hi);
+				snprintf(lo, sizeof(lo), "%.3f", st->lo);
+				snprintf(hi, sizeof(hi), "%.3f", st->hi);
 				snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
 			}
 			bt_cmp_verdict_text(c, row, k, verdict, sizeof(verdict));
@@ -164,8 +189,9 @@ static int build_lines(struct bt_cmpview *cv, const struct bt_cmp *c)
 				  sizeof(d50));
 			pct_delta(row->p99[0], row->p99[k], row->has_lat[0] && row->has_lat[k], d99,
 				  sizeof(d99));
-			snprintf(prefix, sizeof(prefix), "%-*.*s %c  %-7s %-7s %6s  %-13s ", lw, lw,
-				 k == 1 ? row->label : "", bt_cmp_letter(k), ma, mk, ratio, ci);
+			snprintf(prefix, sizeof(prefix), "%-*.*s %-2s %-*s %-*s %6s  %-13s ", lw, lw,
+				 k > 1 ? "" : row->label[0] ? row->label : fixed, (char[2]){ bt_cmp_letter(k), 0 },
+				 wa, ma, wk, mk, ratio, ci);
 			at = (int)strlen(prefix);
 			if (add(cv, ROLE_NORMAL, "%s%-12s %6s %6s", prefix, verdict, d50, d99) < 0)
 				return -ENOMEM;
@@ -175,8 +201,8 @@ static int build_lines(struct bt_cmpview *cv, const struct bt_cmp *c)
 		}
 	}
 	if (add(cv, ROLE_NORMAL, "%s", "") < 0 ||
-	    add(cv, ROLE_DIM, "%s", "K/A: ratio of the median throughputs; 95% CI of the ratio of the means") < 0 ||
-	    add(cv, ROLE_DIM, "%s", "(Welch's t, Fieller): within noise when it contains 1; dp50/dp99:") < 0 ||
+	    add(cv, ROLE_DIM, "%s/A: ratio of the median throughputs; 95%% CI of the ratio of the means", kl) < 0 ||
+	    add(cv, ROLE_DIM, "%s", "(Welch's t, Fieller): within noise when it contains 1; p50/p99:") < 0 ||
 	    add(cv, ROLE_DIM, "%s", "change of the latency percentiles of the merged histograms.") < 0)
 		return -ENOMEM;
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engines/pin.h"
+#include "front/front.h"
 #include "tui/app.h"
 #include "workloads/registry.h"
 
@@ -225,6 +226,42 @@ static int set_field(struct bt_app *a, int f, const char *text)
 	a->form.err[0] = '\0';
 	a->dirty |= DIRTY_FORM | DIRTY_SIDE | DIRTY_STATUS;
 	return 0;
+}
+
+void bt_form_validate(struct bt_app *a)
+{
+	struct bt_front_base base = { .origin = "plan" };
+	const struct bt_plan *pl = cplan(a);
+	struct bt_form *fm = &a->form;
+	struct bt_err err = { "" };
+	struct bt_plan run;
+	char name[BT_ERR_MAX], *json;
+	size_t len;
+
+	if (pl == NULL)
+		return;
+	json = bt_plan_to_json(pl);
+	if (json == NULL || (fm->checked != NULL && !strcmp(json, fm->checked))) {
+		free(json);
+		return;
+	}
+	free(fm->checked);
+	fm->checked = json;
+	a->dirty |= DIRTY_FORM;
+	fm->plan_err[0] = '\0';
+	fm->plan_err_field = pl->nparams;
+	base.json = json;
+	if (bt_front_plan(&run, bt_workloads[a->wl_sel], &base, NULL, 0, NULL, &err) == 0) {
+		bt_plan_destroy(&run);
+		return;
+	}
+	snprintf(fm->plan_err, sizeof(fm->plan_err), "%s", err.msg);
+	/* "pin=list:0,5: CPU 5 ...", "rows=units: ...": the field is the name before '='. */
+	len = strcspn(err.msg, "=: ");
+	snprintf(name, sizeof(name), "%.*s", (int)len, err.msg);
+	for (int f = 0; f < pl->nparams; f++)
+		if (!strcmp(pl->params[bt_form_param(a, f)]->name, name))
+			fm->plan_err_field = f;
 }
 
 /* Validate what is being typed, token by token, as bt_plan_set will. */
@@ -549,6 +586,7 @@ int bt_form_key(struct bt_app *a, int ch)
 	return 0;
 moved:
 	fm->tick = 0;
+	fm->detail = 0;
 	if (fm->err_field != fm->cursor)
 		fm->err[0] = '\0';
 	a->dirty |= DIRTY_SIDE | DIRTY_FOOTER;
@@ -595,23 +633,43 @@ struct row {
 	int line;	/* error line index */
 };
 
+/*
+ * The rows in order. The typing error (form.err) goes under its field; the
+ * plan's error (what r would refuse) under the field it names, or above the
+ * Run button, unless the typing error already stands there. errl gets the
+ * wrapped lines of both (at most 3 each); *nerr counts those after the
+ * cursor's row (to keep them on screen).
+ */
 static int form_rows(const struct bt_app *a, struct row *rows, int max, int errw,
 		     char errl[][BT_ERR_MAX], int *nerr)
 {
 	const struct bt_plan *pl = cplan(a);
-	int nwl = pl->nparams - (int)bt_common_nparams, n = 0;
+	const struct bt_form *fm = &a->form;
+	int nwl = pl->nparams - (int)bt_common_nparams, n = 0, ne = 0, np = 0;
+	int pf = fm->plan_err[0] && (!fm->err[0] || fm->err_field != fm->plan_err_field) ?
+		 fm->plan_err_field : -1;
 
 	*nerr = 0;
-	if (a->form.err[0])
-		*nerr = wrap(a->form.err, errw, errl, 3);
-	for (int f = 0; f < pl->nparams && n < max - 4; f++) {
+	if (fm->err[0])
+		ne = wrap(fm->err, errw, errl, 3);
+	if (pf >= 0)
+		np = wrap(fm->plan_err, errw, errl + ne, 3);
+	if (fm->err_field == fm->cursor)
+		*nerr += ne;
+	if (pf == fm->cursor && pf < pl->nparams)
+		*nerr += np;
+	for (int f = 0; f <= pl->nparams && n < max - 8; f++) {
 		if (f == nwl) {
 			rows[n++] = (struct row){ ROW_HEADING, f, 0 };
 		}
-		rows[n++] = (struct row){ ROW_FIELD, f, 0 };
-		if (f == a->form.err_field)
-			for (int i = 0; i < *nerr; i++)
+		if (f < pl->nparams)
+			rows[n++] = (struct row){ ROW_FIELD, f, 0 };
+		if (f == fm->err_field)
+			for (int i = 0; i < ne; i++)
 				rows[n++] = (struct row){ ROW_ERROR, f, i };
+		if (f == pf)
+			for (int i = 0; i < np; i++)
+				rows[n++] = (struct row){ ROW_ERROR, f, ne + i };
 	}
 	rows[n++] = (struct row){ ROW_RUN, pl->nparams, 0 };
 	return n;
@@ -678,6 +736,62 @@ static void draw_value(WINDOW *w, int y, int x, int width, const struct bt_app *
 	bt_app_put(w, y, x, width, cur ? ROLE_SELECT : ROLE_VALUE, buf);
 }
 
+/*
+ * The focused field's help wrapped to width w, at most max lines (cut with
+ * "..." and a pointer to ? when there is more) and at most room. With the
+ * detail open: all of it, then the range, the default and an example.
+ */
+static int help_lines(const struct bt_app *a, int w, char out[][BT_ERR_MAX], int max, int room)
+{
+	const struct bt_plan *pl = cplan(a);
+	const struct bt_workload *wl = bt_workloads[a->wl_sel];
+	const struct bt_param *p;
+	char text[BT_ERR_MAX * 2], allowed[160], ex[BT_VALUE_TEXT];
+	int n, more;
+
+	if (max > room)
+		max = room;
+	if (max < 1)
+		return 0;
+	if (a->form.cursor >= pl->nparams) {
+		snprintf(text, sizeof(text), "%s: %s", wl->name, wl->title ? wl->title : "");
+		return wrap(text, w, out, max);
+	}
+	p = pl->params[bt_form_param(a, a->form.cursor)];
+	snprintf(text, sizeof(text), "%s: %s", p->name, p->help ? p->help : "");
+	if (!a->form.detail) {
+		char all[10][BT_ERR_MAX];
+
+		more = wrap(text, w, all, 10) > max;
+		n = wrap(text, w, out, max);
+		if (more && n > 0) {
+			int len = (int)strlen(out[n - 1]);
+			int at = len + 9 <= w ? len : w - 9 > 0 ? w - 9 : 0;
+
+			snprintf(out[n - 1] + at, BT_ERR_MAX - (size_t)at, " ... (?)");
+		}
+		return n;
+	}
+	n = wrap(text, w, out, max);
+	bt_param_allowed(p, allowed, sizeof(allowed));
+	if (n < max)
+		snprintf(out[n++], BT_ERR_MAX, "range: %s (%s)", allowed, bt_pkind_name(p->kind));
+	if (n < max)
+		snprintf(out[n++], BT_ERR_MAX, "default: %s", p->def && p->def[0] ? p->def : "(none)");
+	/* An example: a sweep of the suggested values, else the default. */
+	if (p->ticks != NULL && !(p->flags & BT_PF_NOSWEEP)) {
+		const char *t = p->ticks, *c2 = strchr(t, ',');
+
+		c2 = c2 ? strchr(c2 + 1, ',') : NULL;
+		snprintf(ex, sizeof(ex), "%.*s", c2 ? (int)(c2 - t) : (int)strlen(t), t);
+	} else {
+		snprintf(ex, sizeof(ex), "%s", p->def && p->def[0] ? p->def : "...");
+	}
+	if (n < max)
+		snprintf(out[n++], BT_ERR_MAX, "example: benchtop run %s %s=%s", wl->name, p->name, ex);
+	return n;
+}
+
 /* How to use the focused field, for the help lines under the form. */
 static void field_hint(const struct bt_app *a, int f, char *buf, size_t n)
 {
@@ -708,49 +822,139 @@ static void field_hint(const struct bt_app *a, int f, char *buf, size_t n)
 		snprintf(buf, n, "Enter edits (%s: %s)", bt_pkind_name(p->kind), allowed);
 }
 
+/* Where everything of the form goes inside its box: what drawing and a click both use. */
+struct form_geom {
+	struct row rows[BT_PLAN_MAX_PARAMS * 2 + 16];
+	char errl[6][BT_ERR_MAX], helpl[10][BT_ERR_MAX], pinl[8][160];
+	int namew, nrows, nerr, help_h, vis, first, npin, nhelp;
+};
+
+static void form_geom(const struct bt_app *a, struct bt_rect in, struct form_geom *g)
+{
+	const struct bt_plan *pl = cplan(a);
+	int wide = a->cols >= 100, cline = 0;
+
+	g->namew = 6;
+	g->npin = 0;
+	for (int i = 0; i < pl->nparams; i++)
+		if ((int)strlen(pl->params[i]->name) > g->namew)
+			g->namew = (int)strlen(pl->params[i]->name);
+	g->namew += 2;
+	g->nrows = form_rows(a, g->rows, (int)(sizeof(g->rows) / sizeof(g->rows[0])), in.w - 4,
+			     g->errl, &g->nerr);
+
+	/*
+	 * Help lines at the bottom: the field's help (wrapped, 2 lines at most;
+	 * all of it with range, default and an example after ?) and how to use
+	 * it; pinning when narrow.
+	 */
+	g->nhelp = help_lines(a, in.w, g->helpl, a->form.detail ? 10 : 2, in.h / 2);
+	g->help_h = 2 + g->nhelp;
+	if (!wide && !a->form.detail && a->form.cursor < pl->nparams &&
+	    !strcmp(pl->params[bt_form_param(a, a->form.cursor)]->name, "pin")) {
+		g->npin = bt_form_pin_lines(a, g->pinl, in.h / 3 > 6 ? 6 : in.h / 3, in.w);
+		g->help_h += g->npin;
+	}
+	g->vis = in.h - g->help_h;
+	if (g->vis < 2) {
+		g->vis = in.h;
+		g->help_h = 0;
+	}
+	for (int i = 0; i < g->nrows; i++)
+		if ((g->rows[i].kind == ROW_FIELD || g->rows[i].kind == ROW_RUN) &&
+		    g->rows[i].f == a->form.cursor)
+			cline = i;
+	/* Keep the cursor row (and its error lines) visible; no stored scroll state. */
+	g->first = cline + 1 + g->nerr - g->vis;
+	if (g->first < 0)
+		g->first = 0;
+}
+
+/*
+ * A click at (y, x) in the form drawn in r: the field under it gets the
+ * cursor (a tick under it is toggled, as Space would), the Run button runs.
+ * Returns 1 when it hit something.
+ */
+int bt_form_click(struct bt_app *a, struct bt_rect r, int y, int x)
+{
+	struct bt_rect in = { r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+	const struct bt_plan *pl = cplan(a);
+	struct form_geom *g;
+	const struct row *rw;
+	int i, hit = 0;
+
+	if (pl == NULL || in.h < 4 || in.w < 20 || y < in.y || y >= in.y + in.h || x < in.x ||
+	    x >= in.x + in.w || a->form.editing || a->form.chooser)
+		return 0;
+	g = malloc(sizeof(*g));
+	if (g == NULL)
+		return 0;
+	form_geom(a, in, g);
+	i = g->first + (y - in.y);
+	if (y - in.y >= g->vis || i >= g->nrows)
+		goto out;
+	rw = &g->rows[i];
+	a->focus = PANE_FORM;
+	a->dirty |= DIRTY_FORM | DIRTY_LIST | DIRTY_SIDE | DIRTY_FOOTER;
+	if (rw->kind == ROW_RUN) {
+		a->form.cursor = pl->nparams;
+		bt_live_start(a);
+		hit = 1;
+	} else if (rw->kind == ROW_FIELD) {
+		const struct bt_param *p = pl->params[bt_form_param(a, rw->f)];
+		int vx = in.x + 1 + g->namew;
+
+		if (a->form.cursor != rw->f) {
+			a->form.cursor = rw->f;
+			a->form.tick = 0;
+			a->form.detail = 0;
+			if (a->form.err_field != rw->f)
+				a->form.err[0] = '\0';
+		}
+		hit = 1;
+		if (p->ticks != NULL && !not_applicable(a, p) && x >= vx) {
+			char vals[MAX_TICKS][BT_VALUE_TEXT];
+			int64_t keys[MAX_TICKS];
+			int ticked[MAX_TICKS];
+			int n = tick_values(pl, bt_form_param(a, rw->f), vals, keys, ticked, MAX_TICKS);
+			int cx = vx, width = in.w - 1 - g->namew;
+
+			for (int t = 0; t < n; t++) {
+				int len = (int)strlen(vals[t]) + 3;
+
+				if (cx + len > vx + width)
+					break;
+				if (x >= cx && x < cx + len) {
+					a->form.tick = t;
+					toggle_tick(a, rw->f);
+					break;
+				}
+				cx += len + 1;
+			}
+		}
+	}
+out:
+	free(g);
+	return hit;
+}
+
 void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus)
 {
 	const struct bt_plan *pl = cplan(a);
 	const struct bt_workload *wl = bt_workloads[a->wl_sel];
-	char title[96], errl[3][BT_ERR_MAX], hint[256], pinl[8][160];
-	struct row rows[BT_PLAN_MAX_PARAMS * 2 + 16];
+	char title[96], hint[256];
+	struct form_geom gs, *g = &gs;
 	struct bt_rect in;
-	int namew = 6, nrows, nerr, help_h, vis, cline = 0, first, npin = 0;
-	int wide = a->cols >= 100;
 
 	snprintf(title, sizeof(title), "Parameters: %s", wl->name);
 	bt_app_clear(w, r);
 	in = bt_box_draw(w, r, title, focus, a->utf8);
 	if (pl == NULL || in.h < 4 || in.w < 20)
 		return;
-	for (int i = 0; i < pl->nparams; i++)
-		if ((int)strlen(pl->params[i]->name) > namew)
-			namew = (int)strlen(pl->params[i]->name);
-	namew += 2;
-	nrows = form_rows(a, rows, (int)(sizeof(rows) / sizeof(rows[0])), in.w - 4, errl, &nerr);
-
-	/* Help lines at the bottom: the field's help and how to use it; pinning when narrow. */
-	help_h = 3;
-	if (!wide && a->form.cursor < pl->nparams &&
-	    !strcmp(pl->params[bt_form_param(a, a->form.cursor)]->name, "pin")) {
-		npin = bt_form_pin_lines(a, pinl, in.h / 3 > 6 ? 6 : in.h / 3, in.w);
-		help_h += npin;
-	}
-	vis = in.h - help_h;
-	if (vis < 2) {
-		vis = in.h;
-		help_h = 0;
-	}
-	for (int i = 0; i < nrows; i++)
-		if ((rows[i].kind == ROW_FIELD || rows[i].kind == ROW_RUN) && rows[i].f == a->form.cursor)
-			cline = i;
-	/* Keep the cursor row (and its error lines) visible; no stored scroll state. */
-	first = cline + 1 + (a->form.err_field == a->form.cursor ? nerr : 0) - vis;
-	if (first < 0)
-		first = 0;
-	for (int i = first; i < nrows && i - first < vis; i++) {
-		int y = in.y + i - first;
-		const struct row *rw = &rows[i];
+	form_geom(a, in, g);
+	for (int i = g->first; i < g->nrows && i - g->first < g->vis; i++) {
+		int y = in.y + i - g->first;
+		const struct row *rw = &g->rows[i];
 		int cur = focus && rw->f == a->form.cursor;
 
 		switch (rw->kind) {
@@ -758,42 +962,39 @@ void bt_form_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, int focus
 			bt_app_put(w, y, in.x, in.w, ROLE_TITLE, "-- every run --");
 			break;
 		case ROW_ERROR:
-			bt_app_put(w, y, in.x + 2, in.w - 2, ROLE_ERROR, errl[rw->line]);
+			bt_app_put(w, y, in.x + 2, in.w - 2, ROLE_ERROR, g->errl[rw->line]);
 			break;
 		case ROW_RUN:
-			bt_app_put(w, y, in.x + 2, in.w - 2, cur ? ROLE_SELECT : ROLE_GOOD,
+			bt_app_put(w, y, in.x + 2, in.w - 2,
+				   cur ? ROLE_SELECT : a->form.plan_err[0] ? ROLE_DIM : ROLE_GOOD,
 				   a->utf8 ? "[ \u25b6 Run the sweep ]" : "[ > Run the sweep ]");
 			break;
 		case ROW_FIELD: {
 			const struct bt_param *p = pl->params[bt_form_param(a, rw->f)];
 
 			bt_app_put(w, y, in.x, 2, cur ? ROLE_FOCUS : ROLE_NORMAL, cur ? ">" : " ");
-			bt_app_put(w, y, in.x + 1, namew,
+			bt_app_put(w, y, in.x + 1, g->namew,
 				   cur ? ROLE_FOCUS : not_applicable(a, p) ? ROLE_DIM : ROLE_LABEL, p->name);
-			draw_value(w, y, in.x + 1 + namew, in.w - 1 - namew, a, rw->f, focus);
+			draw_value(w, y, in.x + 1 + g->namew, in.w - 1 - g->namew, a, rw->f, focus);
 			break;
 		}
 		}
 	}
-	if (help_h == 0)
+	if (g->help_h == 0)
 		return;
 	{
-		int y = in.y + in.h - help_h;
+		int y = in.y + in.h - g->help_h;
 		int f = a->form.cursor;
 
 		for (int x = 0; x < in.w; x++)
 			bt_cell_draw(w, in, y - in.y, x, a->utf8 ? L'\u2500' : L'-', bt_role_attr(ROLE_BORDER));
-		if (f < pl->nparams) {
-			const struct bt_param *p = pl->params[bt_form_param(a, f)];
-
-			bt_app_putf(w, y + 1, in.x, in.w, ROLE_NORMAL, "%s: %s", p->name, p->help);
-		} else {
-			bt_app_putf(w, y + 1, in.x, in.w, ROLE_NORMAL, "%s: %s", wl->name, wl->title);
-		}
+		for (int i = 0; i < g->nhelp; i++)
+			bt_app_put(w, y + 1 + i, in.x, in.w, ROLE_NORMAL, g->helpl[i]);
 		field_hint(a, f, hint, sizeof(hint));
-		bt_app_put(w, y + 2, in.x, in.w, ROLE_DIM, hint);
-		for (int i = 0; i < npin; i++)
-			bt_app_put(w, y + 3 + i, in.x, in.w, i == 0 ? ROLE_LABEL : ROLE_NORMAL, pinl[i]);
+		bt_app_put(w, y + 1 + g->nhelp, in.x, in.w, ROLE_DIM, hint);
+		for (int i = 0; i < g->npin; i++)
+			bt_app_put(w, y + 2 + g->nhelp + i, in.x, in.w, i == 0 ? ROLE_LABEL : ROLE_NORMAL,
+				   g->pinl[i]);
 	}
 }
 

@@ -125,6 +125,13 @@ static int live_init(struct bt_live *l, const struct bt_workload *wl, const stru
 	}
 	snprintf(l->wl_name, sizeof(l->wl_name), "%s", wl->name);
 	snprintf(l->unit, sizeof(l->unit), "%s", wl->unit);
+	{
+		int li = bt_plan_index(pl, "lat");
+
+		l->lat_off = li >= 0;
+		for (int v = 0; li >= 0 && v < pl->nvals[li]; v++)
+			l->lat_off &= pl->vals[li][v].i == 0;
+	}
 	return 0;
 }
 
@@ -139,6 +146,10 @@ int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int wa
 	}
 	snprintf(l->wl_name, sizeof(l->wl_name), "%s", res->workload);
 	snprintf(l->unit, sizeof(l->unit), "%s", res->unit[0] ? res->unit : "ops");
+	/* Off only when reps say so: a recording without finished reps may still have had them on. */
+	l->lat_off = res->nreps > 0;
+	for (int k = 0; k < res->nreps; k++)
+		l->lat_off &= res->reps[k].lat_every == 0;
 	return 0;
 }
 
@@ -275,6 +286,25 @@ static unsigned rep_point(struct bt_live *l, const struct bt_rep *r)
 	return bt_live_add_sample(l, &s, l->offset + r->wall_s);
 }
 
+unsigned bt_live_feed_rep(struct bt_live *l, const struct bt_rep *r)
+{
+	return rep_point(l, r) | bt_live_add_rep(l, r);
+}
+
+unsigned bt_live_feed_sample(struct bt_live *l, const struct bt_sample *s)
+{
+	if (s->cell < 0 || s->cell >= l->ncells)
+		return 0;
+	if (s->cell != l->prev_cell || s->rep != l->prev_rep) {
+		l->offset += l->prev_t;
+		l->prev_t = 0;
+		l->prev_cell = s->cell;
+		l->prev_rep = s->rep;
+	}
+	l->prev_t = s->t;
+	return bt_live_add_sample(l, s, l->offset + s->t);
+}
+
 /*
  * Copy what is new in the results: samples become chart points on one time
  * axis (each rep continues where the previous one ended), finished reps of
@@ -297,22 +327,12 @@ static unsigned copy_new(struct bt_app *a)
 
 		if (r != NULL && (s == NULL || r->cell < s->cell ||
 				  (r->cell == s->cell && r->rep < s->rep))) {
-			dirty |= rep_point(l, r);
-			dirty |= bt_live_add_rep(l, r);
+			dirty |= bt_live_feed_rep(l, r);
 			l->nreps_seen++;
 			continue;
 		}
 		l->nsamples_seen++;
-		if (s->cell < 0 || s->cell >= l->ncells)
-			continue;
-		if (s->cell != l->prev_cell || s->rep != l->prev_rep) {
-			l->offset += l->prev_t;
-			l->prev_t = 0;
-			l->prev_cell = s->cell;
-			l->prev_rep = s->rep;
-		}
-		l->prev_t = s->t;
-		dirty |= bt_live_add_sample(l, s, l->offset + s->t);
+		dirty |= bt_live_feed_sample(l, s);
 	}
 	bt_run_unlock(a->run);
 	return dirty;
@@ -555,6 +575,7 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	m.xmin = 0;
 	m.xmax = l->xmax_fixed > 0 ? l->xmax_fixed : l->max_x > 1 ? l->max_x : 1;
 	m.nseries = l->ncells;
+	m.glyphs = !a->color;
 	m.series = ser;
 	bt_chart_draw(w, in, &m, a->utf8);
 	free(ser);
@@ -568,16 +589,30 @@ static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	int reps = l->shown_cell == l->hist_cell ? l->hist_reps : 0;
 
 	bt_app_clear(w, r);
-	if (l->shown_cell >= 0 && l->shown_cell < l->ncells)
-		snprintf(title, sizeof(title), "Latency, %s (%d rep%s%s)", l->labels[l->shown_cell],
-			 reps, reps == 1 ? "" : "s", l->shown_running ? " + running" : "");
-	else
-		snprintf(title, sizeof(title), "Latency");
+	snprintf(title, sizeof(title), "Latency");
+	if (l->shown_cell >= 0 && l->shown_cell < l->ncells) {
+		const char *lab = l->labels[l->shown_cell];
+		int room = r.w - 6;
+
+		/* The longest title that fits the box: never a cut word. */
+		snprintf(title, sizeof(title), "Latency, %s (%d rep%s%s)", lab, reps,
+			 reps == 1 ? "" : "s", l->shown_running ? " + running" : "");
+		if ((int)strlen(title) > room)
+			snprintf(title, sizeof(title), "%s (%d%s)", lab, reps,
+				 l->shown_running ? "+run" : reps == 1 ? " rep" : " reps");
+		if ((int)strlen(title) > room)
+			snprintf(title, sizeof(title), "Latency (%d rep%s%s)", reps, reps == 1 ? "" : "s",
+				 l->shown_running ? " + running" : "");
+		if ((int)strlen(title) > room)
+			snprintf(title, sizeof(title), "Latency");
+	}
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 2 || in.w < 10)
 		return;
 	if (l->shown_cell < 0) {
-		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "no latencies yet (lat=off records none)");
+		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM,
+			   l->lat_off ? "lat=off: this run records no latencies" :
+			   "no latencies yet");
 		return;
 	}
 	bt_histo_draw(w, in, l->shown, a->utf8);

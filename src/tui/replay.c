@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,27 @@ static int seg_at(const struct bt_replay *rp, double t)
 }
 
 /*
+ * The workers that count ops, as the live view showed them (runner.h's
+ * counted_first/n). A recording keeps every worker's ops but not that
+ * range; the workers that do not count (a pipeline's producers and
+ * transmitters) record 0 ops, so the range is the span from the first to
+ * the last worker with ops. All of them when none has any.
+ */
+static void counted(const struct bt_rep *r, int n, int *first, int *count)
+{
+	int lo = -1, hi = -1;
+
+	for (int w = 0; w < n && r->workers; w++)
+		if (r->workers[w].ops > 0) {
+			if (lo < 0)
+				lo = w;
+			hi = w;
+		}
+	*first = lo < 0 ? 0 : lo;
+	*count = lo < 0 ? n : hi - lo + 1;
+}
+
+/*
  * Bring the live model to the clock: feed what is due (from the start again
  * after a seek backwards) and make the snapshot the run would have given
  * at that moment. Sets the dirty bits of what changed.
@@ -144,15 +166,18 @@ static void feed(struct bt_app *a)
 		rp->nfed_samples = rp->nfed_reps = 0;
 		dirty |= DIRTY_CHART | DIRTY_HISTO;
 	}
-	for (; rp->nfed_samples < res->nsamples && sample_time(rp, rp->nfed_samples) <= rp->clock;
-	     rp->nfed_samples++) {
-		int i = rp->nfed_samples;
+	/* What is due, in clock order (a rep's samples before its end), as the run fed them. */
+	for (;;) {
+		double ts = rp->nfed_samples < res->nsamples ? sample_time(rp, rp->nfed_samples) : INFINITY;
+		double tr = rp->nfed_reps < res->nreps ? rep_end(rp, rp->nfed_reps) : INFINITY;
 
-		dirty |= bt_live_add_sample(l, &res->samples[i],
-					    rp->segs[rp->sample_seg[i]].rstart + res->samples[i].t);
+		if (ts <= tr && ts <= rp->clock)
+			dirty |= bt_live_feed_sample(l, &res->samples[rp->nfed_samples++]);
+		else if (tr < ts && tr <= rp->clock)
+			dirty |= bt_live_feed_rep(l, &res->reps[rp->nfed_reps++]);
+		else
+			break;
 	}
-	for (; rp->nfed_reps < res->nreps && rep_end(rp, rp->nfed_reps) <= rp->clock; rp->nfed_reps++)
-		dirty |= bt_live_add_rep(l, &res->reps[rp->nfed_reps]);
 
 	memset(&s, 0, sizeof(s));
 	s.state = rp->ended ? BT_RUN_DONE : BT_RUN_RUNNING;
@@ -185,11 +210,9 @@ static void feed(struct bt_app *a)
 			const struct bt_rep *r = &res->reps[sg->repidx];
 
 			s.nworkers = r->nworkers < BT_SNAP_WORKERS ? r->nworkers : BT_SNAP_WORKERS;
-			/* A recording keeps every worker's ops: all of them are shown. */
-			s.counted_first = 0;
-			s.counted_n = s.nworkers;
 			for (int w = 0; w < s.nworkers && r->workers; w++)
 				s.worker_ops[w] = (uint64_t)((double)r->workers[w].ops * frac);
+			counted(r, s.nworkers, &s.counted_first, &s.counted_n);
 		}
 	}
 	if (s.rep >= s.reps_per_cell)
@@ -242,8 +265,6 @@ int bt_replay_open(struct bt_app *a, const char *path, struct bt_err *err)
 		bt_live_free(a);
 		return bt_err_set(err, -ENOMEM, "out of memory");
 	}
-	if (a->rp.nsegs > 0)
-		a->live.xmax_fixed = a->rp.segs[a->rp.nsegs - 1].rstart + a->rp.segs[a->rp.nsegs - 1].rlen;
 	a->screen = SCR_REPLAY;
 	a->dirty = DIRTY_ALL;
 	feed(a);

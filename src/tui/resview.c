@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/sessions.h"
 #include "core/units.h"
 #include "tui/app.h"
 #include "workloads/registry.h"
@@ -119,7 +120,7 @@ static struct res_layout layout(const struct bt_app *a, struct bt_rect area)
 
 static int table_rows(const struct bt_app *a)
 {
-	struct bt_rect area = { 1, 0, a->rows - 3, a->cols };
+	struct bt_rect area = { 1, 0, a->rows - 2 - (a->status_h > 0 ? a->status_h : 1), a->cols };
 
 	return layout(a, area).table.h - 2;
 }
@@ -171,9 +172,6 @@ int bt_resview_key(struct bt_app *a, int ch)
 		a->tscroll = a->thscroll = 0;
 		a->dirty |= DIRTY_TABLE;
 		return 1;
-	case 'e':
-		bt_resview_export(a);
-		return 1;
 	default:
 		return 0;
 	}
@@ -200,6 +198,32 @@ static int is_sel_line(const struct bt_app *a, const char *line)
 	while (*line == ' ')
 		line++;
 	return *line == '|';
+}
+
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y)
+{
+	struct res_layout L;
+	const char *line;
+	int i, old;
+
+	if (a->res == NULL)
+		return 0;
+	L = layout(a, area);
+	i = a->tscroll + y - (L.table.y + 1);
+	if (y <= L.table.y || y >= L.table.y + L.table.h - 1 || i < 0 || i >= a->ntable)
+		return 0;
+	line = a->table[i];
+	old = a->cell_sel;
+	/* The first cell whose row this is, as the selection's highlight finds it. */
+	for (int c = 0; c < a->res->ncells; c++) {
+		a->cell_sel = c;
+		if (is_sel_line(a, line)) {
+			a->dirty |= DIRTY_TABLE | DIRTY_SCALING | DIRTY_CELL;
+			return 1;
+		}
+	}
+	a->cell_sel = old;
+	return 0;
 }
 
 static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)
@@ -322,6 +346,7 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	m.xunit = res->axes[0];
 	m.logx = logx;
 	m.nseries = ncombos;
+	m.glyphs = !a->color;
 	m.series = ser;
 	bt_chart_draw(w, in, &m, a->utf8);
 out:
@@ -410,70 +435,44 @@ void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct b
 		draw_cell(w, L.cell, a);
 }
 
-/* Write the table in fmt to path. 0 or -errno. */
-static int write_table(const struct bt_results *res, const char *path, enum bt_format fmt)
+/* The folder `e` offers: the last one used, else the recording's, else ".". */
+void bt_resview_export_dir(const struct bt_app *a, char *buf, size_t n)
 {
-	FILE *f = fopen(path, "w");
-	int rc;
+	const char *rec = a->res_path[0] ? a->res_path : a->record_path;
+	const char *slash = strrchr(rec, '/');
 
-	if (f == NULL)
-		return -errno;
-	rc = bt_report_write(f, res, fmt);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	return rc;
+	if (a->export_dir[0])
+		snprintf(buf, n, "%s", a->export_dir);
+	else if (slash != NULL && slash > rec)
+		snprintf(buf, n, "%.*s", (int)(slash - rec), rec);
+	else
+		snprintf(buf, n, ".");
 }
 
 /*
- * e: the table as BASE.md, BASE.csv, BASE.json and each cell's histogram as
- * BASE-cellN.hgrm (microseconds), where BASE is the recording's path without
- * .jsonl (or ./benchtop-WORKLOAD when nothing was recorded).
+ * e, once the prompt gave a folder: the file set `benchtop export --format
+ * all --out DIR` writes (bt_sessions_export_set), named after the recording
+ * the results came from (a replay's, or the run's; benchtop-WORKLOAD when
+ * nothing was recorded). The folder is remembered (settings: export_dir).
  */
-void bt_resview_export(struct bt_app *a)
+void bt_resview_export(struct bt_app *a, const char *dir)
 {
-	static const struct { const char *ext; enum bt_format fmt; } fmts[] = {
-		{ "md", BT_FMT_MARKDOWN }, { "csv", BT_FMT_CSV }, { "json", BT_FMT_JSON },
-	};
 	const struct bt_results *res = a->res;
-	char base[4096], path[4200];
-	size_t len;
-	int nh = 0, rc;
+	struct bt_err err = { "" };
+	char base[256];
+	int nh;
 
 	if (res == NULL) {
 		bt_app_status(a, ROLE_WARN, "nothing to export yet");
 		return;
 	}
-	if (a->res_path[0] || a->record_path[0]) {
-		/* next to the recording the results came from (a replay's, or the run's) */
-		snprintf(base, sizeof(base), "%s", a->res_path[0] ? a->res_path : a->record_path);
-		len = strlen(base);
-		if (len > 6 && !strcmp(base + len - 6, ".jsonl"))
-			base[len - 6] = '\0';
-	} else {
-		snprintf(base, sizeof(base), "./benchtop-%s", res->workload);
+	bt_sessions_export_base(a->res_path[0] ? a->res_path : a->record_path, res->workload,
+				base, sizeof(base));
+	nh = bt_sessions_export_set(res, dir, base, NULL, NULL, &err);
+	if (nh < 0) {
+		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
+		return;
 	}
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		snprintf(path, sizeof(path), "%s.%s", base, fmts[i].ext);
-		if ((rc = write_table(res, path, fmts[i].fmt)) < 0) {
-			bt_app_status(a, ROLE_ERROR, "%s: %s", path, strerror(-rc));
-			return;
-		}
-	}
-	for (int c = 0; c < res->ncells; c++) {
-		const struct bt_cell *cell = &res->cells[c];
-		FILE *f;
-
-		if (cell->hist == NULL || cell->hist->total == 0)
-			continue;
-		snprintf(path, sizeof(path), "%s-cell%d.hgrm", base, c + 1);
-		f = fopen(path, "w");
-		if (f == NULL) {
-			bt_app_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
-			return;
-		}
-		bt_hist_write_hgrm(cell->hist, f, 1000.0, 5);
-		fclose(f);
-		nh++;
-	}
-	bt_app_status(a, ROLE_GOOD, "exported %s.md .csv .json and %d .hgrm (us)", base, nh);
+	snprintf(a->export_dir, sizeof(a->export_dir), "%s", dir);
+	bt_app_status(a, ROLE_GOOD, "exported %s.md .csv .json and %d .hgrm (us) to %s", base, nh, dir);
 }

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -34,21 +36,161 @@ void bt_ss_free(struct bt_app *a)
 	ss->n = ss->nshown = 0;
 }
 
-/* Recompute the rows that pass the filter; keep the selection in range. */
+/* Does haystack hold needle, ignoring case? */
+static int has_word(const char *hay, const char *needle, size_t n)
+{
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does session s match the search: every space-separated word in one of its
+ * fields (file name, workload, axes and their values, fixed values, host,
+ * date and time, status, benchtop version)?
+ */
+static int search_match(const struct bt_session_info *s, const char *search)
+{
+	char when[32];
+	const char *fields[8];
+	const char *p = search;
+
+	bt_format_utc(s->start_unix_ns, when, sizeof(when));
+	fields[0] = s->name;
+	fields[1] = s->readable ? s->workload : "";
+	fields[2] = s->axes;
+	fields[3] = s->fixed;
+	fields[4] = s->host;
+	fields[5] = when;
+	fields[6] = s->readable ? s->status : "unreadable";
+	fields[7] = s->version;
+	while (*p) {
+		size_t n;
+		int found = 0;
+
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (n == 0)
+			break;
+		for (int f = 0; f < 8 && !found; f++)
+			found = has_word(fields[f], p, n);
+		if (!found)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+const char *const bt_ss_sort_names[] = { "time", "workload", "plan", "cells", "status", "host" };
+
+/* The order of two sessions under the sort column (time: newest first; the rest A-Z, then time). */
+static int sort_cmp(const struct bt_sessview *ss, const struct bt_session_info *x,
+		    const struct bt_session_info *y)
+{
+	char px[520], py[520];
+	int c = 0;
+
+	switch (ss->sort) {
+	case 1:
+		c = strcmp(x->workload, y->workload);
+		break;
+	case 2:
+		c = strcmp(bt_sessions_plan_text(x, px, sizeof(px)), bt_sessions_plan_text(y, py, sizeof(py)));
+		break;
+	case 3:
+		c = (x->ncells > y->ncells) - (x->ncells < y->ncells);
+		break;
+	case 4:
+		c = strcmp(x->readable ? x->status : "~", y->readable ? y->status : "~");
+		break;
+	case 5:
+		c = strcmp(x->host, y->host);
+		break;
+	default:
+		break;
+	}
+	if (c == 0)
+		c = (x->start_unix_ns < y->start_unix_ns) - (x->start_unix_ns > y->start_unix_ns);
+	return c;
+}
+
+/* Recompute the rows that pass the filter and the search, in sort order; keep the selection. */
 static void apply_filter(struct bt_app *a)
 {
 	struct bt_sessview *ss = &a->ss;
+	char keep[4096];
 
+	snprintf(keep, sizeof(keep), "%s", ss->sel_path);
 	ss->nshown = 0;
 	for (int i = 0; i < ss->n; i++)
-		if (ss->filter[0] == '\0' ||
-		    (ss->list[i].readable && strstr(ss->list[i].workload, ss->filter) != NULL))
+		if ((ss->filter[0] == '\0' ||
+		     (ss->list[i].readable && strstr(ss->list[i].workload, ss->filter) != NULL)) &&
+		    search_match(&ss->list[i], ss->search))
 			ss->shown[ss->nshown++] = i;
+	/* Insertion sort: stable, and a listing is hundreds of rows, not millions. */
+	for (int i = 1; i < ss->nshown; i++)
+		for (int j = i; j > 0 && sort_cmp(ss, &ss->list[ss->shown[j - 1]],
+						  &ss->list[ss->shown[j]]) > 0; j--) {
+			int t = ss->shown[j];
+
+			ss->shown[j] = ss->shown[j - 1];
+			ss->shown[j - 1] = t;
+		}
+	for (int k = 0; keep[0] && k < ss->nshown; k++)
+		if (!strcmp(ss->list[ss->shown[k]].path, keep))
+			ss->sel = k;
 	if (ss->sel >= ss->nshown)
 		ss->sel = ss->nshown > 0 ? ss->nshown - 1 : 0;
 	if (ss->sel < 0)
 		ss->sel = 0;
+	bt_ss_remember_sel(a);
 	a->dirty |= DIRTY_TABLE | DIRTY_HEADER;
+}
+
+void bt_ss_remember_sel(struct bt_app *a)
+{
+	struct bt_sessview *ss = &a->ss;
+
+	ss->sel_path[0] = '\0';
+	if (ss->nshown > 0 && ss->sel >= 0 && ss->sel < ss->nshown)
+		snprintf(ss->sel_path, sizeof(ss->sel_path), "%s", ss->list[ss->shown[ss->sel]].path);
+}
+
+void bt_ss_set_search(struct bt_app *a, const char *text)
+{
+	snprintf(a->ss.search, sizeof(a->ss.search), "%s", text);
+	apply_filter(a);
+	if (text[0])
+		bt_app_status(a, ROLE_NORMAL, "search '%s': %d of %d sessions (/ changes it, F clears)", text,
+			      a->ss.nshown, a->ss.n);
+	else
+		bt_app_status(a, ROLE_NORMAL, "search off: %d sessions", a->ss.nshown);
+}
+
+void bt_ss_sort(struct bt_app *a, int col)
+{
+	a->ss.sort = col;
+	apply_filter(a);
+	bt_app_status(a, ROLE_NORMAL, "sorted by %s%s (s: the next column)", bt_ss_sort_names[col],
+		      col == 0 ? ", newest first" : "");
+}
+
+/*
+ * A recording that appears (or goes) changes the folder's mtime: the list
+ * is read again, the selection and marks kept. Called about once a second
+ * while the sessions screen shows; a stat, nothing more, when nothing changed.
+ */
+void bt_ss_poll(struct bt_app *a)
+{
+	struct stat st;
+	uint64_t m;
+
+	if (a->screen != SCR_SESSIONS || stat(a->ss.dir, &st) < 0)
+		return;
+	m = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	if (m != a->ss.dir_mtime && a->ss.confirm < 0 && !a->ss.confirm_cmp)
+		bt_ss_reload(a);
 }
 
 /* Read the directory again; marks are kept by path. */
@@ -60,6 +202,10 @@ void bt_ss_reload(struct bt_app *a)
 	unsigned char *marked;
 	int *shown, n = 0;
 
+	struct stat st;
+
+	if (stat(ss->dir, &st) == 0)
+		ss->dir_mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
 	if (bt_sessions_list(ss->dir, NULL, &list, &n, &err) < 0) {
 		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
 		return;
@@ -249,20 +395,28 @@ static void rerun(struct bt_app *a, const struct bt_session_info *si)
 	bt_results_destroy(&res);
 }
 
-/* c: the marked sessions compared, oldest first (A is the base). */
-static void compare_marked(struct bt_app *a)
+/*
+ * c: the marked sessions compared, oldest first (A is the base). Recordings
+ * of different workloads have no cells in common to speak of: that is asked
+ * first (y/n), unless asked already (sure).
+ */
+static void compare_marked(struct bt_app *a, int sure)
 {
 	struct bt_sessview *ss = &a->ss;
 	const char *paths[BT_CMP_MAX];
+	const char *wl[BT_CMP_MAX];
 	struct bt_err err = { "" };
-	int n = 0, nm = 0;
+	int n = 0, nm = 0, differ = 0;
 
 	for (int i = ss->n - 1; i >= 0; i--) {
 		if (!ss->marked[i])
 			continue;
 		nm++;
-		if (n < BT_CMP_MAX)
+		if (n < BT_CMP_MAX) {
+			wl[n] = ss->list[i].workload;
+			differ |= n > 0 && strcmp(wl[n], wl[0]) != 0;
 			paths[n++] = ss->list[i].path;
+		}
 	}
 	if (nm < 2) {
 		bt_app_status(a, ROLE_WARN, "mark two or more sessions with Space, then c compares them");
@@ -270,6 +424,25 @@ static void compare_marked(struct bt_app *a)
 	}
 	if (nm > BT_CMP_MAX) {
 		bt_app_status(a, ROLE_WARN, "%d marked: at most %d can be compared", nm, BT_CMP_MAX);
+		return;
+	}
+	if (differ && !sure) {
+		char names[256];
+		size_t o = 0;
+
+		names[0] = '\0';
+		for (int i = 0; i < n && o < sizeof(names); i++) {
+			int seen = 0;
+
+			for (int j = 0; j < i; j++)
+				seen |= !strcmp(wl[j], wl[i]);
+			if (!seen)
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "",
+						      wl[i]);
+		}
+		ss->confirm_cmp = 1;
+		bt_app_status(a, ROLE_WARN, "these are recordings of different workloads (%s): compare them anyway? y/n",
+			      names);
 		return;
 	}
 	if (bt_cv_open(a, paths, n, &err) < 0) {
@@ -285,6 +458,15 @@ int bt_ss_key(struct bt_app *a, int ch)
 	struct bt_err err = { "" };
 	int page = a->rows - 9 > 1 ? a->rows - 9 : 1;
 
+	if (ss->confirm_cmp) {
+		ss->confirm_cmp = 0;
+		a->dirty |= DIRTY_TABLE | DIRTY_FOOTER;
+		if (ch == 'y' || ch == 'Y')
+			compare_marked(a, 1);
+		else
+			bt_app_status(a, ROLE_NORMAL, "not compared");
+		return 1;
+	}
 	if (ss->confirm >= 0) {
 		int idx = ss->confirm;
 
@@ -332,7 +514,11 @@ int bt_ss_key(struct bt_app *a, int ch)
 		cycle_filter(a);
 		break;
 	case 'F':
+		a->ss.search[0] = '\0';
 		bt_ss_set_filter(a, "");
+		break;
+	case 's':
+		bt_ss_sort(a, (ss->sort + 1) % 6);
 		break;
 	case KEY_F(5):
 		bt_ss_reload(a);
@@ -358,7 +544,7 @@ int bt_ss_key(struct bt_app *a, int ch)
 			rerun(a, si);
 		return 1;
 	case 'c':
-		compare_marked(a);
+		compare_marked(a, 0);
 		return 1;
 	default:
 		return 0;
@@ -368,6 +554,73 @@ int bt_ss_key(struct bt_app *a, int ch)
 }
 
 /* --- drawing ------------------------------------------------------------- */
+
+/* The column widths (workload, plan, host; 0: no host column) and the heads line for width inw. */
+static void columns(const struct bt_sessview *ss, int inw, int *ww_, int *wa_, int *wh_, char *head,
+		    size_t n)
+{
+	int ww = 8, wh = 4, wa;
+
+	for (int k = 0; k < ss->nshown; k++) {
+		const struct bt_session_info *s = &ss->list[ss->shown[k]];
+		int l1 = s->readable ? (int)strlen(s->workload) : 1;
+		int l2 = s->readable ? (int)strlen(s->host) : 1;
+
+		if (l1 > ww)
+			ww = l1;
+		if (l2 > wh)
+			wh = l2;
+	}
+	if (ww > 12)
+		ww = 12;
+	if (wh > 12)
+		wh = 12;
+	/* mark(2) time(20) workload plan cells(5) status(11) host, one blank between */
+	wa = inw - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11 - 1 - wh;
+	if (wa < 8) {
+		wh = 0;
+		wa = inw - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11;
+	}
+	snprintf(head, n, "  %-20s %-*s %-*s %5s %-11s %s", "TIME", ww, "WORKLOAD", wa, "PLAN", "CELLS",
+		 "STATUS", wh ? "HOST" : "");
+	*ww_ = ww;
+	*wa_ = wa;
+	*wh_ = wh;
+}
+
+int bt_ss_click(struct bt_app *a, struct bt_rect area, int y, int x)
+{
+	struct bt_sessview *ss = &a->ss;
+	struct bt_rect in = { area.y + 1, area.x + 1, area.h - 2, area.w - 2 };
+	int rows = in.h - 3, scroll = ss->sel >= rows ? ss->sel - rows + 1 : 0, k;
+
+	if (in.h < 4 || in.w < 40 || ss->confirm >= 0 || ss->confirm_cmp)
+		return 0;
+	if (y == in.y) {
+		static const char *const heads[] = { "TIME", "WORKLOAD", "PLAN", "CELLS", "STATUS", "HOST" };
+		char line[512];
+		int col = -1, ww, wa, wh;
+
+		/* Which head word is under x: the last one that starts at or before it. */
+		columns(ss, in.w, &ww, &wa, &wh, line, sizeof(line));
+		for (int h = 0; h < 6; h++) {
+			const char *at = strstr(line, heads[h]);
+
+			if (at != NULL && in.x + (int)(at - line) <= x)
+				col = h;
+		}
+		if (col >= 0)
+			bt_ss_sort(a, col);
+		return col >= 0;
+	}
+	k = scroll + y - in.y - 1;
+	if (y <= in.y || y - in.y - 1 >= rows || k >= ss->nshown)
+		return 0;
+	ss->sel = k;
+	bt_ss_remember_sel(a);
+	a->dirty |= DIRTY_TABLE;
+	return 1;
+}
 
 static enum bt_role status_role(const struct bt_session_info *s)
 {
@@ -384,8 +637,8 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 {
 	const struct bt_sessview *ss = &a->ss;
 	struct bt_rect in;
-	char title[256];
-	int ww = 8, wh = 4, wa, rows, scroll;
+	char title[256], head[512];
+	int ww, wh, wa, rows, scroll;
 	int nmarked = 0;
 
 	if (!(dirty & DIRTY_TABLE))
@@ -393,36 +646,21 @@ void bt_ss_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 	for (int i = 0; i < ss->n; i++)
 		nmarked += ss->marked[i];
 	bt_app_clear(w, area);
-	if (ss->filter[0])
-		snprintf(title, sizeof(title), "Sessions: %d of %d, workload %s, %d marked", ss->nshown,
-			 ss->n, ss->filter, nmarked);
+	if (ss->filter[0] || ss->search[0])
+		snprintf(title, sizeof(title), "Sessions: %d of %d, %s%s%s%s%s%s, %d marked", ss->nshown,
+			 ss->n, ss->filter[0] ? "workload " : "", ss->filter,
+			 ss->filter[0] && ss->search[0] ? ", " : "", ss->search[0] ? "search '" : "",
+			 ss->search, ss->search[0] ? "'" : "", nmarked);
 	else
 		snprintf(title, sizeof(title), "Sessions: %d, %d marked", ss->n, nmarked);
+	if (ss->sort)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), ", by %s",
+			 bt_ss_sort_names[ss->sort]);
 	in = bt_box_draw(w, area, title, 1, a->utf8);
 	if (in.h < 4 || in.w < 40)
 		return;
-	for (int k = 0; k < ss->nshown; k++) {
-		const struct bt_session_info *s = &ss->list[ss->shown[k]];
-		int l1 = s->readable ? (int)strlen(s->workload) : 1;
-		int l2 = s->readable ? (int)strlen(s->host) : 1;
-
-		if (l1 > ww)
-			ww = l1;
-		if (l2 > wh)
-			wh = l2;
-	}
-	if (ww > 12)
-		ww = 12;
-	if (wh > 12)
-		wh = 12;
-	/* mark(2) time(20) workload plan cells(5) status(11) host, one blank between */
-	wa = in.w - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11 - 1 - wh;
-	if (wa < 8) {
-		wh = 0;
-		wa = in.w - 2 - 20 - 1 - ww - 1 - 1 - 5 - 1 - 11;
-	}
-	bt_app_putf(w, in.y, in.x, in.w, ROLE_LABEL, "  %-20s %-*s %-*s %5s %-11s %s", "TIME", ww,
-		    "WORKLOAD", wa, "PLAN", "CELLS", "STATUS", wh ? "HOST" : "");
+	columns(ss, in.w, &ww, &wa, &wh, head, sizeof(head));
+	bt_app_put(w, in.y, in.x, in.w, ROLE_LABEL, head);
 	rows = in.h - 3;
 	scroll = ss->sel >= rows ? ss->sel - rows + 1 : 0;
 	if (ss->nshown == 0)

@@ -7,6 +7,7 @@
  *   theme = high-contrast
  *   plan_dir = /home/me/plans
  *   export_dir = /home/me/exports
+ *   mouse = off
  *   form.pipeline = threads=1,2,4 units=5000
  *
  * A form line holds the parameters that differ from their defaults, as the
@@ -96,6 +97,10 @@ static int settings_line(struct bt_app *a, char *line, struct bt_err *err)
 		if (strlen(val) >= sizeof(a->plan_dir))
 			return bt_err_set(err, -EINVAL, "%s: path too long", key);
 		snprintf(dst, sizeof(a->plan_dir), "%s", val);
+	} else if (strcmp(key, "mouse") == 0) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return bt_err_set(err, -EINVAL, "mouse: on or off");
+		a->mouse_off = !strcmp(val, "off");
 	} else if (strncmp(key, "form.", 5) == 0) {
 		int w = workload_index(key + 5);
 
@@ -105,7 +110,7 @@ static int settings_line(struct bt_app *a, char *line, struct bt_err *err)
 		if ((a->set_form[w] = strdup(val)) == NULL)
 			return bt_err_set(err, -ENOMEM, "out of memory");
 	} else {
-		return bt_err_set(err, -EINVAL, "unknown setting '%s' (theme, plan_dir, export_dir, form.WORKLOAD)", key);
+		return bt_err_set(err, -EINVAL, "unknown setting '%s' (theme, mouse, plan_dir, export_dir, form.WORKLOAD)", key);
 	}
 	return 0;
 }
@@ -143,6 +148,7 @@ void bt_settings_load(struct bt_app *a)
 			forms_free(a);
 			memset(a->set_form, 0, bt_nworkloads * sizeof(*a->set_form));
 			a->set_theme[0] = a->plan_dir[0] = a->export_dir[0] = '\0';
+			a->mouse_off = 0;
 			break;
 		}
 	}
@@ -232,8 +238,10 @@ int bt_settings_save(const struct bt_app *a, struct bt_err *err)
 	if (rc < 0)
 		return rc;
 	fprintf(o.f, "# benchtop settings: written when the workbench quits; edit freely.\n"
-		     "# theme = NAME; plan_dir, export_dir = folders; form.WORKLOAD = key=value ...\n");
+		     "# theme = NAME; mouse = on|off; plan_dir, export_dir = folders;\n"
+		     "# form.WORKLOAD = key=value ...\n");
 	fprintf(o.f, "theme = %s\n", a->theme_name);
+	fprintf(o.f, "mouse = %s\n", a->mouse_off ? "off" : "on");
 	if (a->plan_dir[0])
 		fprintf(o.f, "plan_dir = %s\n", a->plan_dir);
 	if (a->export_dir[0])

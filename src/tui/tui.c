@@ -120,11 +120,56 @@ static void draw_header(WINDOW *w, const struct bt_app *a)
 	}
 }
 
+/*
+ * The status message in lines of at most w columns, broken at spaces where
+ * it can be (a path with none is broken where it must): a message that does
+ * not fit wraps rather than being cut. Returns the count (1..max).
+ */
+static int status_wrap(const char *msg, int w, char out[][512], int max)
+{
+	int n = 0, len = (int)strlen(msg);
+
+	out[0][0] = '\0';
+	if (w < 10)
+		w = 10;
+	while (len > 0 && n < max) {
+		int take = len <= w ? len : w;
+
+		if (take < len && n < max - 1) {
+			int sp = take;
+
+			while (sp > w / 2 && msg[sp] != ' ')
+				sp--;
+			if (msg[sp] == ' ')
+				take = sp;
+		}
+		snprintf(out[n++], 512, "%.*s", take, msg);
+		msg += take;
+		len -= take;
+		while (*msg == ' ') {
+			msg++;
+			len--;
+		}
+	}
+	return n ? n : 1;
+}
+
+/* Rows the status line takes now: 1, or up to 3 for a long message (never during a prompt). */
+static int status_rows(const struct bt_app *a)
+{
+	char lines[3][512];
+
+	if (a->prompt || (int)strlen(a->status) <= a->cols - 2)
+		return 1;
+	return status_wrap(a->status, a->cols - 2, lines, 3);
+}
+
 static void draw_status(WINDOW *w, const struct bt_app *a)
 {
-	int y = a->rows - 2;
+	char lines[3][512];
+	int nl = status_rows(a), y = a->rows - 1 - nl;
 
-	bt_app_clear(w, (struct bt_rect){ y, 0, 1, a->cols });
+	bt_app_clear(w, (struct bt_rect){ y, 0, nl, a->cols });
 	if (a->prompt) {
 		const struct bt_lineed *e = &a->prompt_ed;
 		int lw = (int)strlen(a->prompt_label) + 1;
@@ -137,7 +182,13 @@ static void draw_status(WINDOW *w, const struct bt_app *a)
 		wattroff(w, A_REVERSE);
 		return;
 	}
-	bt_app_put(w, y, 1, a->cols - 2, a->status_role, a->status);
+	if (nl == 1) {
+		bt_app_put(w, y, 1, a->cols - 2, a->status_role, a->status);
+		return;
+	}
+	status_wrap(a->status, a->cols - 2, lines, 3);
+	for (int i = 0; i < nl; i++)
+		bt_app_put(w, y + i, 1, a->cols - 2, a->status_role, lines[i]);
 }
 
 struct key_help {
@@ -165,7 +216,7 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "L", "Load", 1 }, { "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
 		{ 0, 0, 0 } };
 	static const struct key_help form[] = {
-		{ "F1/?", "Help", 0 }, { "Tab", "Pane", 0 }, { "Enter", "Edit", 0 },
+		{ "F1", "Help", 0 }, { "?", "Detail", 1 }, { "Tab", "Pane", 0 }, { "Enter", "Edit", 0 },
 		{ "Space", "Toggle", 0 }, { "r", "Run", 0 }, { "o", "Sessions", 1 }, { "S", "Save", 1 },
 		{ "L", "Load", 1 }, { "v", "Results", 1 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
 		{ 0, 0, 0 } };
@@ -186,10 +237,18 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "t", "Theme", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
 	static const struct key_help sessions[] = {
 		{ "Enter", "Replay", 0 }, { "Space", "Mark", 0 }, { "c", "Compare", 0 },
-		{ "R", "Rerun", 0 }, { "f", "Filter", 0 }, { "d", "Delete", 0 }, { "Esc", "Back", 0 },
+		{ "R", "Rerun", 0 }, { "/", "Search", 0 }, { "f", "Filter", 1 }, { "s", "Sort", 1 },
+		{ "d", "Delete", 0 }, { "Esc", "Back", 0 },
 		{ "?", "Help", 1 }, { "q", "Quit", 1 }, { 0, 0, 0 } };
 	static const struct key_help confirm[] = {
 		{ "y", "Delete", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
+	static const struct key_help overwrite[] = {
+		{ "y", "Replace", 0 }, { "n", "Keep", 0 }, { 0, 0, 0 } };
+	static const struct key_help plans[] = {
+		{ "Up/Dn", "Move", 0 }, { "Enter", "Load", 0 }, { "p", "Path", 0 }, { "Esc", "Cancel", 0 },
+		{ 0, 0, 0 } };
+	static const struct key_help confirm_cmp[] = {
+		{ "y", "Compare", 0 }, { "n", "Cancel", 0 }, { 0, 0, 0 } };
 	static const struct key_help replay[] = {
 		{ "Space", "Pause", 0 }, { "1/2/8", "Speed", 0 }, { "[ ]", "Cell", 0 },
 		{ "Home", "Restart", 0 }, { "v", "End", 1 }, { "Esc", "Back", 0 }, { "?", "Help", 1 },
@@ -202,12 +261,16 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 
 	if (a->prompt)
 		k = prompt;
+	else if (a->overwrite[0])
+		k = overwrite;
+	else if (a->plan_list)
+		k = plans;
 	else if (a->screen == SCR_LIVE)
 		k = live;
 	else if (a->screen == SCR_RESULTS)
 		k = results;
 	else if (a->screen == SCR_SESSIONS)
-		k = a->ss.confirm >= 0 ? confirm : sessions;
+		k = a->ss.confirm_cmp ? confirm_cmp : a->ss.confirm >= 0 ? confirm : sessions;
 	else if (a->screen == SCR_REPLAY)
 		k = replay;
 	else if (a->screen == SCR_COMPARE)
@@ -238,6 +301,25 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 }
 
 /* --- render -------------------------------------------------------------- */
+
+/* The rows between the header and the status line(s): every screen's area. */
+static struct bt_rect screen_area(const struct bt_app *a)
+{
+	return (struct bt_rect){ 1, 0, a->rows - 2 - (a->status_h > 0 ? a->status_h : 1), a->cols };
+}
+
+/* The workbench's three panes in area (the side pane only from 100 columns). */
+static void wb_rects(const struct bt_app *a, struct bt_rect area, struct bt_rect *list,
+		     struct bt_rect *form, struct bt_rect *side)
+{
+	int lw = a->cols >= 160 ? 24 : a->cols >= 100 ? 20 : 18;
+	int rest = a->cols - lw;
+	int sw = a->cols >= 100 ? rest * 2 / 5 : 0;
+
+	*list = (struct bt_rect){ area.y, 0, area.h, lw };
+	*form = (struct bt_rect){ area.y, lw, area.h, rest - sw };
+	*side = (struct bt_rect){ area.y, lw + rest - sw, area.h, sw };
+}
 
 static void render(struct bt_app *a)
 {
@@ -281,18 +363,21 @@ static void render(struct bt_app *a)
 		a->rows = 0;
 		return;
 	}
+	/* A status message that wraps takes rows from the screen above it: lay out again. */
+	if (status_rows(a) != a->status_h) {
+		a->status_h = status_rows(a);
+		d = DIRTY_ALL;
+	}
 	if (d & DIRTY_CLEAR)
 		erase();
-	area = (struct bt_rect){ 1, 0, a->rows - 3, a->cols };
+	area = screen_area(a);
 	switch (a->screen) {
 	case SCR_WORKBENCH: {
-		int lw = a->cols >= 160 ? 24 : a->cols >= 100 ? 20 : 18;
-		int rest = a->cols - lw;
-		int sw = a->cols >= 100 ? rest * 2 / 5 : 0;
-		struct bt_rect list = { area.y, 0, area.h, lw };
-		struct bt_rect form = { area.y, lw, area.h, rest - sw };
-		struct bt_rect side = { area.y, lw + rest - sw, area.h, sw };
+		struct bt_rect list, form, side;
+		int sw;
 
+		wb_rects(a, area, &list, &form, &side);
+		sw = side.w;
 		if (d & DIRTY_LIST)
 			bt_wb_draw_list(stdscr, list, a);
 		if (d & (DIRTY_FORM | DIRTY_OVERLAY))
@@ -301,6 +386,8 @@ static void render(struct bt_app *a)
 			bt_wb_draw_side(stdscr, side, a);
 		if (a->form.chooser && (d & (DIRTY_FORM | DIRTY_OVERLAY)))
 			bt_form_draw_chooser(stdscr, form, a);
+		if (a->plan_list && (d & (DIRTY_FORM | DIRTY_OVERLAY)))
+			bt_wb_draw_plans(stdscr, form, a);
 		break;
 	}
 	case SCR_LIVE:
@@ -353,17 +440,83 @@ static void prompt_key(struct bt_app *a, int ch)
 	if (r == ED_CANCEL || (a->prompt_ed.len == 0 && kind != '/'))
 		return;
 	if (kind == '/')
-		bt_ss_set_filter(a, a->prompt_ed.buf);
+		bt_ss_set_search(a, a->prompt_ed.buf);
+	else if (kind == 'e')
+		bt_resview_export(a, a->prompt_ed.buf);
 	else if (kind == 'S')
-		bt_wb_save_plan(a, a->prompt_ed.buf);
+		bt_wb_save_plan(a, a->prompt_ed.buf, 0);
 	else
 		bt_wb_load_plan(a, a->prompt_ed.buf);
+}
+
+/* L without a list (or p in it): type the plan's path, starting in the plans folder. */
+static void plan_path_prompt(struct bt_app *a)
+{
+	char dir[4096], init[4200];
+
+	bt_wb_plans_dir(a, dir, sizeof(dir));
+	snprintf(init, sizeof(init), "%s/", dir);
+	start_prompt(a, 'L', "Load plan from:", init);
 }
 
 static void set_screen(struct bt_app *a, enum bt_screen s)
 {
 	a->screen = s;
 	a->dirty = DIRTY_ALL;
+}
+
+static void handle_key(struct bt_app *a, int ch);
+
+/*
+ * A mouse event: the wheel is Up/Down for what is under the pointer (the
+ * workload list or the form on the workbench; the screen's list elsewhere);
+ * a press picks what is under it: a workload, a field or one of its ticks,
+ * the Run button, a sessions row or column head, a results row's cell.
+ */
+static void handle_mouse(struct bt_app *a)
+{
+	struct bt_rect area = screen_area(a), list, form, side;
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	wb_rects(a, area, &list, &form, &side);
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
+
+		if (a->screen == SCR_WORKBENCH) {
+			if (a->form.editing || a->form.chooser)
+				return;
+			if (ev.x < form.x)
+				a->focus = PANE_LIST;
+			else if (ev.x < form.x + form.w)
+				a->focus = PANE_FORM;
+			a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_FOOTER;
+		}
+		handle_key(a, key);
+		return;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED))
+		return;
+	switch (a->screen) {
+	case SCR_WORKBENCH:
+		if (ev.y < area.y || ev.y >= area.y + area.h)
+			return;
+		if (ev.x < list.x + list.w)
+			bt_wb_click_list(a, list, ev.y);
+		else if (ev.x < form.x + form.w)
+			bt_form_click(a, form, ev.y, ev.x);
+		return;
+	case SCR_SESSIONS:
+		if (bt_ss_click(a, area, ev.y, ev.x))
+			a->dirty |= DIRTY_FOOTER;
+		return;
+	case SCR_RESULTS:
+		bt_resview_click(a, area, ev.y);
+		return;
+	default:
+		return;
+	}
 }
 
 static void handle_key(struct bt_app *a, int ch)
@@ -381,12 +534,52 @@ static void handle_key(struct bt_app *a, int ch)
 		a->dirty = DIRTY_ALL;
 		return;
 	}
+	if (ch == KEY_MOUSE) {
+		if (!a->prompt && !a->overwrite[0] && !a->plan_list && !a->form.editing && !a->form.chooser)
+			handle_mouse(a);
+		else
+			getmouse(&(MEVENT){ 0 });
+		return;
+	}
 	if (a->prompt) {
 		prompt_key(a, ch);
 		return;
 	}
+	if (a->overwrite[0]) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s", a->overwrite);
+		a->overwrite[0] = '\0';
+		a->dirty |= DIRTY_FOOTER;
+		if (ch == 'y' || ch == 'Y')
+			bt_wb_save_plan(a, path, 1);
+		else
+			bt_app_status(a, ROLE_NORMAL, "not saved: %s is as it was", path);
+		return;
+	}
+	if (a->plan_list) {
+		if (ch == 'p') {
+			bt_wb_plans_close(a);
+			plan_path_prompt(a);
+		} else if (!bt_wb_plans_key(a, ch) && (ch == 'q' || ch == KEY_F(10))) {
+			a->quit = 1;
+		}
+		return;
+	}
 	if (a->screen == SCR_WORKBENCH && a->focus == PANE_FORM && (a->form.editing || a->form.chooser)) {
 		bt_form_key(a, ch);
+		return;
+	}
+	if (ch == '?' && a->screen == SCR_WORKBENCH && a->focus == PANE_FORM &&
+	    a->form.cursor < bt_form_nfields(a)) {
+		/* On a field, ? opens (or closes) its detail: F1 is the whole help. */
+		a->form.detail = !a->form.detail;
+		a->dirty |= DIRTY_FORM;
+		return;
+	}
+	if (ch == 27 && a->screen == SCR_WORKBENCH && a->form.detail) {
+		a->form.detail = 0;
+		a->dirty |= DIRTY_FORM;
 		return;
 	}
 	switch (ch) {
@@ -427,19 +620,32 @@ static void handle_key(struct bt_app *a, int ch)
 			bt_ss_open(a);
 			return;
 		}
+		if (ch == 'e') {
+			char dir[4096];
+
+			if (a->res == NULL) {
+				bt_app_status(a, ROLE_WARN, "nothing to export yet");
+				return;
+			}
+			bt_resview_export_dir(a, dir, sizeof(dir));
+			start_prompt(a, 'e', "Export to folder:", dir);
+			return;
+		}
 		bt_resview_key(a, ch);
 		return;
 	case SCR_SESSIONS:
-		if (a->ss.confirm < 0 && (ch == 27 || ch == KEY_BACKSPACE || ch == 127)) {
+		if (a->ss.confirm < 0 && !a->ss.confirm_cmp &&
+		    (ch == 27 || ch == KEY_BACKSPACE || ch == 127)) {
 			set_screen(a, a->ss.back == SCR_RESULTS && a->res != NULL ? SCR_RESULTS :
 				   SCR_WORKBENCH);
 			return;
 		}
-		if (a->ss.confirm < 0 && ch == '/') {
-			start_prompt(a, '/', "Workload filter:", a->ss.filter);
+		if (a->ss.confirm < 0 && !a->ss.confirm_cmp && ch == '/') {
+			start_prompt(a, '/', "Search (workload, axes, values, host, date):", a->ss.search);
 			return;
 		}
 		bt_ss_key(a, ch);
+		bt_ss_remember_sel(a);
 		a->dirty |= DIRTY_FOOTER;
 		return;
 	case SCR_REPLAY:
@@ -464,11 +670,17 @@ static void handle_key(struct bt_app *a, int ch)
 	case KEY_F(5):
 		bt_live_start(a);
 		return;
-	case 'S':
-		start_prompt(a, 'S', "Save plan to:", "./benchtop-plan.json");
+	case 'S': {
+		char dir[4096], path[4200];
+
+		bt_wb_plans_dir(a, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/%s.json", dir, bt_workloads[a->wl_sel]->name);
+		start_prompt(a, 'S', "Save plan to:", path);
 		return;
+	}
 	case 'L':
-		start_prompt(a, 'L', "Load plan from:", "./benchtop-plan.json");
+		if (bt_wb_plans_open(a) == 0)
+			plan_path_prompt(a);
 		return;
 	case 'o':
 	case KEY_F(2):
@@ -573,11 +785,15 @@ static void loop(struct bt_app *a)
 					 { .fd = bt_front_signal_fd(), .events = POLLIN } };
 		int timeout = -1, ch;
 
+		if (a->screen == SCR_WORKBENCH)
+			bt_form_validate(a);
 		render(a);
 		if (a->running || bt_replay_playing(a)) {
 			uint64_t now = bt_now_ns();
 
 			timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
+		} else if (a->screen == SCR_SESSIONS) {
+			timeout = 1000;	/* the folder is polled: a new recording shows */
 		}
 		if (poll(pfd, pfd[1].fd >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR)
 			break;
@@ -603,6 +819,8 @@ static void loop(struct bt_app *a)
 		} else {
 			next = bt_now_ns();
 		}
+		if (a->screen == SCR_SESSIONS && !a->running)
+			bt_ss_poll(a);
 		if (pfd[0].revents & (POLLHUP | POLLERR))
 			break;
 	}
@@ -701,6 +919,11 @@ static int tui_session(int argc, char **argv, int replaying)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	if (!a->mouse_off) {
+		/* Presses only (no click synthesis, which would delay every key). */
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+		mouseinterval(0);
+	}
 	if (has_colors() && (nc == NULL || nc[0] == '\0')) {
 		start_color();
 		use_default_colors();
@@ -724,7 +947,7 @@ static int tui_session(int argc, char **argv, int replaying)
 	else if (a->set_first && a->status[0] == '\0')
 		bt_app_status(a, ROLE_GOOD, "Welcome: the form holds the classic experiment, signal vs broadcast at 1-64 threads (about 30 s). Press r to run it.");
 	if (a->status[0] == '\0')
-		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, o sessions, ? helps.",
+		bt_app_status(a, ROLE_DIM, "%s. Space ticks, Enter edits, r runs, o sessions, F1 helps, ? explains a field.",
 			      a->topo_desc);
 	a->dirty = DIRTY_ALL;
 

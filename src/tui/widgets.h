@@ -73,7 +73,16 @@ struct bt_chart_model {
 	int nseries;
 	const struct bt_series *series;
 	const struct bt_series *ideal;	/* optional dashed reference line, ROLE_IDEAL */
+	int glyphs;		/* no colour (NO_COLOR): each series in its own glyph */
 };
+
+/*
+ * The glyph of series i when the chart has no colour to tell series apart
+ * (model.glyphs): a filled circle, square, triangle ... (UTF-8) or * + o x
+ * # @ % & (ASCII), repeating after 8. Every cell a series passes through
+ * gets it, and the legend shows it.
+ */
+int bt_chart_glyph(int i, int utf8);
 
 /*
  * Draw axes with labelled ticks (y: 3-5 nice SI values with unit; x: min and
@@ -81,7 +90,8 @@ struct bt_chart_model {
  * ASCII line characters ('-' '/' '\\' '|', '*' at the points of a sparse
  * series, '.' dashes for the ideal line). The y axis label width is taken
  * from the rect. Legend on the top row, the highlighted series first; the y
- * range fits the series only (the ideal line is clipped at the top).
+ * range fits the series only (the ideal line is clipped at the top). With
+ * model.glyphs the series are told apart by glyph (bt_chart_glyph), not role.
  */
 void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m, int utf8);
 

@@ -3,10 +3,12 @@
  * (what the workload is, what the sweep will be, the machine's topology and
  * where each pin policy puts the workers), and plan files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/which.h"
 #include "tui/app.h"
@@ -84,13 +86,17 @@ void bt_wb_destroy(struct bt_app *a)
 			bt_plan_destroy(&a->plans[w]);
 	free(a->plans);
 	free(a->plan_ok);
+	free(a->form.checked);
+	a->form.checked = NULL;
 	if (a->have_topo)
 		bt_topo_destroy(&a->topo);
+	bt_wb_plans_close(a);
 }
 
 void bt_wb_select(struct bt_app *a, int wl)
 {
 	a->wl_sel = wl;
+	free(a->form.checked);
 	memset(&a->form, 0, sizeof(a->form));
 	a->form.err_field = -1;
 	if (bt_form_plan(a) != NULL)
@@ -154,6 +160,27 @@ int bt_wb_key(struct bt_app *a, int ch)
 	default:
 		return 0;
 	}
+}
+
+int bt_wb_click_list(struct bt_app *a, struct bt_rect r, int y)
+{
+	struct bt_rect in = { r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+	int sel = 0, first = 0, i;
+
+	if (in.h <= 0 || y < in.y || y >= in.y + in.h)
+		return 0;
+	/* The rows as bt_wb_draw_list lays them out. */
+	for (i = 0; i < a->nitems; i++)
+		if (a->items[i].wl == a->wl_sel)
+			sel = i;
+	if (sel >= in.h)
+		first = sel - in.h + 1;
+	i = first + y - in.y;
+	a->focus = PANE_LIST;
+	a->dirty |= DIRTY_LIST | DIRTY_FORM | DIRTY_FOOTER;
+	if (i < a->nitems && a->items[i].wl >= 0 && a->items[i].wl != a->wl_sel)
+		bt_wb_select(a, a->items[i].wl);
+	return 1;
 }
 
 void bt_wb_draw_list(WINDOW *w, struct bt_rect r, const struct bt_app *a)
@@ -299,18 +326,196 @@ void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	}
 }
 
-void bt_wb_save_plan(struct bt_app *a, const char *path)
+/* --- plan files ---------------------------------------------------------- */
+
+int bt_wb_plans_dir(const struct bt_app *a, char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	int k;
+
+	if (a->plan_dir[0])
+		k = snprintf(buf, n, "%s", a->plan_dir);
+	else if (xdg && *xdg)
+		k = snprintf(buf, n, "%s/benchtop/plans", xdg);
+	else if (home && *home)
+		k = snprintf(buf, n, "%s/.config/benchtop/plans", home);
+	else
+		k = snprintf(buf, n, ".");
+	return k < 0 || (size_t)k >= n ? -ENAMETOOLONG : 0;
+}
+
+/* Remember path's folder as the plans folder (settings: plan_dir). */
+static void remember_dir(struct bt_app *a, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		snprintf(a->plan_dir, sizeof(a->plan_dir), ".");
+	else if (slash == path)
+		snprintf(a->plan_dir, sizeof(a->plan_dir), "/");
+	else
+		snprintf(a->plan_dir, sizeof(a->plan_dir), "%.*s", (int)(slash - path), path);
+}
+
+/* mkdir -p the folder of path (the plans folder may not exist yet). */
+static void make_parent(const char *path)
+{
+	char tmp[4096];
+	char *slash;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	slash = strrchr(tmp, '/');
+	if (slash == NULL || slash == tmp)
+		return;
+	*slash = '\0';
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(tmp, 0755);
+		*p = '/';
+	}
+	mkdir(tmp, 0755);
+}
+
+/*
+ * S, once the prompt gave a path: an existing file is replaced only after
+ * y (a->overwrite holds the path meanwhile); bt_plan_save writes through
+ * bt_file_out, so a symlink or FIFO in the way is refused, never followed.
+ */
+void bt_wb_save_plan(struct bt_app *a, const char *path, int sure)
 {
 	struct bt_plan *pl = bt_form_plan(a);
 	struct bt_err err = { "" };
+	struct stat st;
 
 	if (pl == NULL)
 		return;
+	if (!sure && lstat(path, &st) == 0) {
+		snprintf(a->overwrite, sizeof(a->overwrite), "%s", path);
+		bt_app_status(a, ROLE_WARN, "%s exists: replace it? y/n", path);
+		a->dirty |= DIRTY_FOOTER;
+		return;
+	}
+	make_parent(path);
 	if (bt_plan_save(pl, path, &err) < 0) {
 		bt_app_status(a, ROLE_ERROR, "%s", err.msg);
 		return;
 	}
+	remember_dir(a, path);
 	bt_app_status(a, ROLE_GOOD, "plan saved to %s (benchtop run --plan %s)", path, path);
+}
+
+static int by_name(const void *pa, const void *pb)
+{
+	return strcmp(*(char *const *)pa, *(char *const *)pb);
+}
+
+void bt_wb_plans_close(struct bt_app *a)
+{
+	for (int i = 0; i < a->nplan_files; i++)
+		free(a->plan_files[i]);
+	free(a->plan_files);
+	a->plan_files = NULL;
+	a->nplan_files = a->plan_sel = 0;
+	a->plan_list = 0;
+	a->dirty = DIRTY_ALL;
+}
+
+/*
+ * L: the *.json files of the plans folder, by name. Returns the count (0:
+ * none, or no such folder; the caller then asks for a path).
+ */
+int bt_wb_plans_open(struct bt_app *a)
+{
+	char dir[4096];
+	struct dirent *de;
+	DIR *d;
+
+	bt_wb_plans_close(a);
+	if (bt_wb_plans_dir(a, dir, sizeof(dir)) < 0 || (d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char **nf;
+
+		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json"))
+			continue;
+		nf = realloc(a->plan_files, sizeof(*nf) * (size_t)(a->nplan_files + 1));
+		if (nf == NULL)
+			break;
+		a->plan_files = nf;
+		if ((nf[a->nplan_files] = strdup(de->d_name)) == NULL)
+			break;
+		a->nplan_files++;
+	}
+	closedir(d);
+	if (a->nplan_files == 0)
+		return 0;
+	qsort(a->plan_files, (size_t)a->nplan_files, sizeof(*a->plan_files), by_name);
+	a->plan_list = 1;
+	a->dirty |= DIRTY_FORM | DIRTY_FOOTER;
+	return a->nplan_files;
+}
+
+int bt_wb_plans_key(struct bt_app *a, int ch)
+{
+	char dir[4096], path[8192];
+
+	a->dirty |= DIRTY_FORM;
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		if (a->plan_sel > 0)
+			a->plan_sel--;
+		return 1;
+	case KEY_DOWN:
+	case 'j':
+		if (a->plan_sel < a->nplan_files - 1)
+			a->plan_sel++;
+		return 1;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		bt_wb_plans_dir(a, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/%s", dir, a->plan_files[a->plan_sel]);
+		bt_wb_plans_close(a);
+		bt_wb_load_plan(a, path);
+		return 1;
+	case 27:
+		bt_wb_plans_close(a);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void bt_wb_draw_plans(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	char dir[4096], title[160];
+	struct bt_rect box, in;
+	int maxw = 24, first;
+
+	bt_wb_plans_dir(a, dir, sizeof(dir));
+	for (int i = 0; i < a->nplan_files; i++)
+		if ((int)strlen(a->plan_files[i]) > maxw)
+			maxw = (int)strlen(a->plan_files[i]);
+	snprintf(title, sizeof(title), "Plans in %s", dir);
+	box.w = maxw + 6 > 48 ? maxw + 6 : 48;
+	if (box.w > r.w)
+		box.w = r.w;
+	box.h = a->nplan_files + 3 < r.h - 2 ? a->nplan_files + 3 : r.h - 2;
+	box.y = r.y + 2;
+	box.x = r.x + (r.w - box.w) / 2;
+	bt_app_clear(w, box);
+	in = bt_box_draw(w, box, title, 1, a->utf8);
+	if (in.h < 2)
+		return;
+	first = a->plan_sel >= in.h - 1 ? a->plan_sel - (in.h - 2) : 0;
+	for (int i = first; i < a->nplan_files && i - first < in.h - 1; i++)
+		bt_app_putf(w, in.y + i - first, in.x, in.w, i == a->plan_sel ? ROLE_SELECT : ROLE_NORMAL,
+			    " %-*s", in.w - 1, a->plan_files[i]);
+	bt_app_put(w, in.y + in.h - 1, in.x, in.w, ROLE_DIM, "Enter loads, p types a path, Esc");
 }
 
 void bt_wb_load_plan(struct bt_app *a, const char *path)
@@ -343,6 +548,7 @@ void bt_wb_load_plan(struct bt_app *a, const char *path)
 	a->plans[w] = np;
 	a->plan_ok[w] = 1;
 	bt_wb_select(a, w);
+	remember_dir(a, path);
 	bt_app_status(a, ROLE_GOOD, "plan loaded from %s: %s, %d cell%s", path, name, np.ncells,
 		      np.ncells == 1 ? "" : "s");
 }
