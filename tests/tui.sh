@@ -238,7 +238,7 @@ if screen | LC_ALL=C grep -q '[^ -~]'; then bad "LANG=C: ASCII only" "$(screen |
 else ok "LANG=C: ASCII only on the workbench"; fi
 read -r basic ext < <(colours)
 [ "$basic" -gt 0 ] && [ "$ext" -eq 0 ] && ok "TERM=xterm: 8 colours only ($basic)" || bad "TERM=xterm colours" "basic=$basic ext=$ext"
-keys G Up
+keys G Up Up Up Up Up   # as (5 up from the Run button: ci, max_reps, order_seed, order, as)
 check "80x24: a long help wraps and points to ?" "^\|.{16}\|\|the workload can\)"
 keys '?'
 check "? on a field: range, default, example" "example: benchtop run pipeline as=threads"
@@ -342,7 +342,7 @@ re_quote() { printf '%s' "$1" | sed 's/[].[*^$()+?{}|]/\\&/g'; }
 OPTS="pipeline pin=list:0,1000 as=processes" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 want=$("$BT" run pipeline pin=list:0,1000 as=processes --no-record 2>&1 >/dev/null | sed 's/^benchtop: //')
 check "validation: the run path's message at its field" "^.{21} +$(re_quote "$want")"
-keys G Up Right
+keys G Up Up Up Up Up Right
 check "validation: fixed as=, the next refusal (pin) shows, wrapped" "^.{21} +pin=list:0,1000: CPU 1000 is not available"
 keys Up Enter C-u units Enter
 check "validation: rows= not swept, at the rows field" "rows=units: units is not swept \(nothing is swept\)"
