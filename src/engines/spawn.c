@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/proc.h"
 
 int bt_spawn_free_port(int *port, struct bt_err *err)
 {
@@ -250,39 +251,19 @@ int bt_spawn_wait_unix(struct bt_spawn *s, const char *path, int timeout_ms, str
 	return wait_connect(s, (struct sockaddr *)&a, sizeof(a), path, timeout_ms, err);
 }
 
-/*
- * utime and stime are fields 14 and 15 of /proc/PID/stat, counted after the
- * command name, which is in parentheses and may itself hold spaces.
- */
+/* The server and the worker processes it forked (nginx's work is in its workers). */
 int bt_spawn_cpu(const struct bt_spawn *s, struct bt_spawn_cpu *out)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long ut = 0, st = 0;
-	long hz = sysconf(_SC_CLK_TCK);
-	ssize_t got;
-	int fd;
+	uint64_t u = 0, sy = 0;
+	int rc;
 
 	out->user_s = out->sys_s = 0;
 	if (s->pid <= 0 || s->exited)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (got <= 0)
-		return -EIO;
-	buf[got] = '\0';
-	p = strrchr(buf, ')');
-	if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&ut, &st) != 2)
-		return -EIO;
-	if (hz <= 0)
-		hz = 100;
-	out->user_s = (double)ut / (double)hz;
-	out->sys_s = (double)st / (double)hz;
-	return 0;
+	rc = bt_proc_cpu_tree((int)s->pid, &u, &sy);
+	out->user_s = (double)u / 1e9;
+	out->sys_s = (double)sy / 1e9;
+	return rc;
 }
 
 int bt_spawn_stop(struct bt_spawn *s, int grace_ms)

@@ -32,7 +32,7 @@ struct bt_spawn {
 	int status;
 };
 
-/* Server CPU time so far, from /proc/PID/stat (user and system, seconds). */
+/* Server CPU time so far, from /proc: the server and its living children (user and system, seconds). */
 struct bt_spawn_cpu {
 	double user_s, sys_s;
 };
@@ -74,7 +74,7 @@ int bt_spawn_wait_unix(struct bt_spawn *s, const char *path, int timeout_ms, str
  */
 int bt_spawn_alive(struct bt_spawn *s);
 
-/* The server's CPU time so far (0 and 0 when it is gone). 0 or -errno. */
+/* The server's CPU time so far, its worker processes included (0 and 0 when it is gone). 0 or -errno. */
 int bt_spawn_cpu(const struct bt_spawn *s, struct bt_spawn_cpu *out);
 
 /*

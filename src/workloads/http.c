@@ -37,6 +37,7 @@
 
 #include "core/file.h"
 #include "core/pagecache.h"
+#include "core/proc.h"
 #include "core/which.h"
 #include "engines/spawn.h"
 #include "engines/workload.h"
@@ -379,10 +380,6 @@ static int http_run_setup(struct bt_run_ctx *run, struct bt_err *err)
 /* Server CPU so far: the builtin's threads, or nginx's master and its workers. */
 static void srv_cpu(const struct http_srv *s, uint64_t *u, uint64_t *sy)
 {
-	char path[96];
-	FILE *f;
-	int child;
-
 	*u = *sy = 0;
 	if (s == NULL)
 		return;
@@ -390,22 +387,9 @@ static void srv_cpu(const struct http_srv *s, uint64_t *u, uint64_t *sy)
 		bt_httpd_cpu(s->httpd, u, sy);
 		return;
 	}
-	if (s->sp.pid <= 0 || bt_proc_cpu((int)s->sp.pid, 0, u, sy) < 0)
-		return;
-	/* bt_spawn_cpu reads the master only: nginx's work is in its workers. */
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->sp.pid, (int)s->sp.pid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return;
-	while (fscanf(f, "%d", &child) == 1) {
-		uint64_t cu, cs;
-
-		if (bt_proc_cpu(child, 0, &cu, &cs) == 0) {
-			*u += cu;
-			*sy += cs;
-		}
-	}
-	fclose(f);
+	/* nginx's work is in its worker processes: the master and its children. */
+	if (s->sp.pid > 0 && !s->sp.exited)
+		bt_proc_cpu_tree((int)s->sp.pid, u, sy);
 }
 
 /* ---------------------------------------------------------------- cells */

@@ -25,6 +25,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/proc.h"
+
 #define HS_IN 4096		/* a request's head must fit */
 
 struct hs_conn {
@@ -66,37 +68,6 @@ struct bt_httpd {
 int bt_httpd_port(const struct bt_httpd *h)
 {
 	return h->port;
-}
-
-int bt_proc_cpu(int pid, int tid, uint64_t *user_ns, uint64_t *sys_ns)
-{
-	char path[96], buf[1024], *p;
-	unsigned long long ut, st;
-	long hz = sysconf(_SC_CLK_TCK);
-	ssize_t got;
-	int fd;
-
-	if (tid > 0)
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	else
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (got <= 0)
-		return -EIO;
-	buf[got] = '\0';
-	p = strrchr(buf, ')');
-	if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&ut, &st) != 2)
-		return -EIO;
-	if (hz <= 0)
-		hz = 100;
-	*user_ns = ut * (1000000000ull / (uint64_t)hz);
-	*sys_ns = st * (1000000000ull / (uint64_t)hz);
-	return 0;
 }
 
 void bt_httpd_cpu(const struct bt_httpd *h, uint64_t *user_ns, uint64_t *sys_ns)

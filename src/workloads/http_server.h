@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+
 #include "core/err.h"
 
 enum bt_httpd_api { BT_HTTPD_SELECT, BT_HTTPD_POLL, BT_HTTPD_EPOLL };
@@ -35,7 +36,5 @@ void bt_httpd_cpu(const struct bt_httpd *h, uint64_t *user_ns, uint64_t *sys_ns)
 /* Stop the loops, join them, close every descriptor, free. NULL is fine. */
 void bt_httpd_stop(struct bt_httpd *h);
 
-/* User and system time of /proc/PID/task/TID/stat (tid 0: the process), ns. 0 or -errno. */
-int bt_proc_cpu(int pid, int tid, uint64_t *user_ns, uint64_t *sys_ns);
 
 #endif
