@@ -517,11 +517,12 @@ static int ctl_setup(struct bt_job *job, struct bt_err *err)
 static int ctl_worker(struct bt_worker *w)
 {
 	uint64_t spins = *(const uint64_t *)w->job->state;
-	volatile uint64_t x = 0;
+	uint64_t x = 0;
 
 	while (!bt_worker_stopping(w)) {
 		for (uint64_t k = 0; k < spins; k++)
 			x += k;
+		__asm__ volatile("" : "+r"(x));	/* the loop is kept, not folded */
 		bt_worker_ops(w, 1);
 	}
 	return 0;
