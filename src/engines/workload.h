@@ -163,6 +163,11 @@ struct bt_workload {
 	 * is swept.
 	 */
 	const char *baseline;
+	/*
+	 * The server programs server=spawn may start (NULL-terminated;
+	 * "memcached", "redis-server"): the faces say which are installed.
+	 */
+	const char *const *servers;
 	/* NULL when usable, else a one-line reason ("memcached is not installed"). */
 	const char *(*unavailable)(void);
 	/* Cross-parameter validation, for every cell before anything starts. May be NULL. */

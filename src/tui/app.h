@@ -212,6 +212,7 @@ struct bt_app {
 	struct bt_list_item items[BT_LIST_MAX];
 	int nitems;
 	int wl_sel;			/* index in bt_workloads */
+	char wl_servers[160];		/* its spawnable servers, installed or not (bt_wb_select) */
 	enum bt_pane focus;
 	struct bt_plan *plans;		/* [bt_nworkloads], lazily initialized */
 	int *plan_ok;			/* [bt_nworkloads] */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "core/which.h"
@@ -93,9 +94,31 @@ void bt_wb_destroy(struct bt_app *a)
 	bt_wb_plans_close(a);
 }
 
+/*
+ * "servers: memcached installed, redis-server missing" for a workload that
+ * can spawn servers, looked up once here (PATH, then /usr/sbin, where
+ * Debian puts daemons) so that drawing only reads it.
+ */
+static void servers_line(const struct bt_workload *wl, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; wl->servers != NULL && wl->servers[i] != NULL && o < n; i++) {
+		char sbin[128];
+		int have;
+
+		snprintf(sbin, sizeof(sbin), "/usr/sbin/%s", wl->servers[i]);
+		have = bt_which(wl->servers[i], NULL, 0) == 0 || access(sbin, X_OK) == 0;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s %s", i ? ", " : "servers: ", wl->servers[i],
+				      have ? "installed" : "missing");
+	}
+}
+
 void bt_wb_select(struct bt_app *a, int wl)
 {
 	a->wl_sel = wl;
+	servers_line(bt_workloads[wl], a->wl_servers, sizeof(a->wl_servers));
 	free(a->form.checked);
 	memset(&a->form, 0, sizeof(a->form));
 	a->form.err_field = -1;
@@ -267,17 +290,8 @@ void bt_wb_draw_side(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	snprintf(buf, sizeof(buf), "counted in %s; latency = %s", wl->unit ? wl->unit : "?",
 		 wl->lat_what ? wl->lat_what : "per op");
 	put_wrapped(w, in, &y, ROLE_DIM, buf);
-	if (wl->group != NULL && strcmp(wl->group, "kv") == 0) {
-		/* Which servers server=spawn can start here (gearmand lives in sbin). */
-		snprintf(buf, sizeof(buf), "servers: memcached %s, redis-server %s, gearmand %s",
-			 bt_which("memcached", NULL, 0) == 0 ? "installed" : "missing",
-			 bt_which("redis-server", NULL, 0) == 0 ? "installed" : "missing",
-			 bt_which("gearmand", NULL, 0) == 0 ||
-					 bt_which("/usr/sbin/gearmand", NULL, 0) == 0
-				 ? "installed"
-				 : "missing");
-		put_wrapped(w, in, &y, ROLE_DIM, buf);
-	}
+	if (a->wl_servers[0])
+		put_wrapped(w, in, &y, ROLE_DIM, a->wl_servers);
 	if (pl != NULL && y < in.y + in.h) {
 		int reps = (int)pl->vals[bt_plan_index(pl, "reps")][0].i;
 		int warm = (int)pl->vals[bt_plan_index(pl, "warmup")][0].i;

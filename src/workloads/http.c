@@ -1110,6 +1110,8 @@ out:
 	return rc;
 }
 
+static const char *const spawnable[] = { "nginx", NULL };
+
 const struct bt_workload bt_wl_http = {
 	.name = "http",
 	.group = "events",
@@ -1117,6 +1119,7 @@ const struct bt_workload bt_wl_http = {
 	.unit = "requests",
 	.lat_what = "closed loop: request start -> reply; open loop (rate=): intended send -> reply "
 		    "(coordinated omission corrected; service is from the actual start)",
+	.servers = spawnable,
 	.params = params,
 	.nparams = P_COUNT,
 	.metrics = metrics,

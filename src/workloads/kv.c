@@ -1122,12 +1122,15 @@ static void kv_teardown(struct bt_job *job)
 	job->state = NULL;
 }
 
+static const char *const spawnable[] = { "memcached", "redis-server", "gearmand", NULL };
+
 const struct bt_workload bt_wl_kv = {
 	.name = "kv",
 	.group = "kv",
 	.title = "page-view counters: increment one key, read another (inproc, memcached, redis, gearman)",
 	.unit = "requests",
 	.lat_what = "per request from its send; rate=: from its intended send (CO-corrected)",
+	.servers = spawnable,
 	.params = params,
 	.nparams = P_COUNT,
 	.metrics = metrics,

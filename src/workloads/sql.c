@@ -586,12 +586,15 @@ out:
 	return rc;
 }
 
+static const char *const spawnable[] = { "mariadbd", NULL };
+
 const struct bt_workload bt_wl_sql = {
 	.name = "sql",
 	.group = "db",
 	.title = "SQL writes: insert speed by engine and commit mode, counters (MariaDB, SQLite)",
 	.unit = "rows",
 	.lat_what = "one statement (counter: upsert + SELECT); COMMIT in commit_time",
+	.servers = spawnable,
 	.params = params,
 	.nparams = sizeof(params) / sizeof(params[0]),
 	.metrics = metrics,
