@@ -28,11 +28,16 @@ ok() { pass=$((pass + 1)); echo "ok - $1"; }
 bad() { failn=$((failn + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '  %s\n' "$2"; }
 
 # PIDs of server processes (memcached, redis-server, gearmand) now running, from /proc.
+# The servers benchtop spawned for this script: they run in scratch directories under
+# this script's own TMPDIR (other suites on the machine may spawn theirs meanwhile).
+mkdir -p "$T/tmp"
+export TMPDIR="$T/tmp"
 servers() {
 	local d c
 	for d in /proc/[0-9]*; do
 		c=$(cat "$d/comm" 2>/dev/null) || continue
-		case $c in memcached | redis-server | gearmand) echo "${d#/proc/}" ;; esac
+		case $c in memcached | redis-server | gearmand) ;; *) continue ;; esac
+		case $(readlink "$d/cwd" 2>/dev/null) in "$TMPDIR"/*) echo "${d#/proc/}" ;; esac
 	done | sort
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
