@@ -13,6 +13,14 @@
  * release to the last worker's return. Workers never call back into the
  * caller; on_sample runs on the calling thread.
  *
+ * Latency channels: a workload may name up to BT_LAT_CH_MAX extra
+ * histograms (workload.h .lat_channels; kv's "incr" and "read"). Each is
+ * one more interval recorder per worker in the same region (so forked
+ * workers write them too), recorded with bt_lat_record_ch without 1-in-N
+ * sampling, and taken by the sampler straight into out->ch_hist[k]: the
+ * samples and the live histogram stay the main channel's, which keeps the
+ * sample lines and the TUI as they were.
+ *
  * Engines:
  *   threads    N pthreads in this process; the region is private memory.
  *   processes  N fork()ed workers; the region is one MAP_SHARED mapping made
