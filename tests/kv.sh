@@ -63,6 +63,15 @@ for as in threads processes; do
 	done
 done
 
+# Latency channels: each answered request's service time in incr or read, one value each.
+for as in threads processes; do
+	"$BT" run kv backend=inproc clients=3 iterations=50 as=$as reps=1 warmup=0 --no-record >"$T/out" 2>"$T/err"; rc=$?
+	incr=$(sed -n '/^latency, incr$/,/^$/p' "$T/out" | awk '$1 == "kv" { print $NF }')
+	read=$(sed -n '/^latency, read$/,/^$/p' "$T/out" | awk '$1 == "kv" { print $NF }')
+	[ $rc -eq 0 ] && [ "$incr" = 150 ] && [ "$read" = 150 ] && ok "kv as=$as: incr and read channels count 150 each" ||
+		bad "kv as=$as: channels" "rc=$rc incr=$incr read=$read $(cat "$T/err")"
+done
+
 # Variants: memcached binary noreply, redis pipelined, gearman background.
 for v in "memcached server=$MC protocol=binary noreply=on" "redis server=$RD depth=16" \
 	"gearman submit=background"; do

@@ -127,6 +127,61 @@ static void test_quota_64(void **s) { run_quota(ENGINE(s), 64, 64000 + 63); }
 /* Fewer ops than workers: the extra workers do nothing, the total is still exact. */
 static void test_quota_tiny(void **s) { run_quota(ENGINE(s), 8, 3); }
 
+/*
+ * Latency channels: each op records one value into channel 1 (even ops) or
+ * 2 (odd ops), and one into channel 3, which the engine was not given (a
+ * no-op). Nothing goes into the main histogram.
+ */
+static int ch_worker(struct bt_worker *w)
+{
+	while (!bt_worker_stopping(w)) {
+		int ch = 1 + (int)(w->done & 1);
+
+		bt_lat_record_ch(w, ch, 1000u * (uint64_t)ch);
+		bt_lat_record_ch(w, 3, 7);
+		bt_worker_ops(w, 1);
+	}
+	return 0;
+}
+
+static void run_channels(const struct bt_engine_ops *eng, int threads, uint64_t ops)
+{
+	struct fixture f;
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+	uint64_t even = 0;
+
+	null_job(&f, threads);
+	f.job.ops = ops;
+	f.job.lat_on = 1;
+	out.hist = bt_hist_new();
+	out.ch_hist[0] = bt_hist_new();
+	out.ch_hist[1] = bt_hist_new();
+	struct bt_engine_cfg cfg = {
+		.engine = eng, .worker = ch_worker, .job = &f.job, .lat_on = 1, .nch = 2,
+		.lat_every = 1, .clock_cost_ns = 20, .sample_ns = 10000000,
+	};
+	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
+	assert_false(out.failed);
+	assert_true(out.ops == ops);
+	for (int i = 0; i < threads; i++)
+		even += (out.workers[i].ops + 1) / 2;
+	assert_true(out.hist->total == 0);
+	assert_true(out.ch_hist[0]->total == even);
+	assert_true(out.ch_hist[1]->total == ops - even);
+	assert_true(out.ch_hist[0]->min == 1000 && out.ch_hist[0]->max == 1000);
+	assert_true(out.ch_hist[1]->min == 2000 && out.ch_hist[1]->max == 2000);
+	assert_null(out.ch_hist[2]);
+	for (int k = 0; k < 2; k++)
+		bt_hist_free(out.ch_hist[k]);
+	bt_hist_free(out.hist);
+	free(out.workers);
+	assert_no_children();
+}
+
+static void test_channels_1(void **s) { run_channels(ENGINE(s), 1, 10001); }
+static void test_channels_8(void **s) { run_channels(ENGINE(s), 8, 80007); }
+
 /* A duration stop ends every worker; with lat_every=0 the rate adapts and is reported. */
 static void test_duration(void **state)
 {
@@ -429,6 +484,8 @@ int main(void)
 		BOTH(test_quota_tiny),
 		BOTH(test_duration),
 		BOTH(test_lat_off),
+		BOTH(test_channels_1),
+		BOTH(test_channels_8),
 		BOTH(test_pinning),
 		BOTH(test_failure),
 		BOTH(test_cancel),

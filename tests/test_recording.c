@@ -971,6 +971,89 @@ static void test_metrics_round_trip(void **state)
 }
 
 /*
+ * Latency channels: names in the header, each rep's histograms by name (as
+ * "hist"), cell summaries; read back exact. A channel the header does not
+ * name is noted and ignored.
+ */
+static void test_channels_round_trip(void **state)
+{
+	struct bt_results res, back;
+	struct bt_err err = { "" };
+	char path[512], *text;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 2), 0);
+	snprintf(res.workload, sizeof(res.workload), "kv");
+	res.nch = 2;
+	snprintf(res.ch_names[0], sizeof(res.ch_names[0]), "incr");
+	snprintf(res.ch_names[1], sizeof(res.ch_names[1]), "read");
+	for (int c = 0; c < 2; c++) {
+		for (int i = 0; i < 2; i++) {
+			struct bt_rep r = { .cell = c, .rep = i, .ok = 1, .ops = 10, .lat_every = 1 };
+
+			r.hist = bt_hist_new();
+			r.ch_hist[0] = bt_hist_new();
+			r.ch_hist[1] = bt_hist_new();
+			for (uint64_t k = 1; k <= 10; k++) {
+				bt_hist_record(r.hist, 1000 * k);
+				bt_hist_record(r.ch_hist[k & 1], 100 * k + (uint64_t)c);
+			}
+			assert_int_equal(bt_results_add_rep(&res, &r), 0);
+		}
+		res.cells[c].nreps = 2;
+	}
+	assert_true(res.cells[1].ch_hist[0]->total == 10);
+	assert_true(res.cells[1].ch_hist[1]->min == 101);
+	assert_int_equal(res.reps[0].ch_lat[0].count, 5);
+
+	tmp_path(path, sizeof(path), "channels.jsonl");
+	write_recording(&res, path, 1);
+	text = slurp(path, &len);
+	assert_non_null(strstr(text, "\"lat_channels\":[\"incr\",\"read\"]"));
+	assert_non_null(strstr(text, "\"ch_hist\":{\"incr\":{"));
+	assert_non_null(strstr(text, "\"ch_lat\":{\"incr\":{\"p50\":"));
+
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_string_equal(back.note, "");
+	assert_int_equal(back.nch, 2);
+	assert_string_equal(back.ch_names[0], "incr");
+	assert_string_equal(back.ch_names[1], "read");
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct bt_rep_lat *a = &res.reps[i].ch_lat[k], *b = &back.reps[i].ch_lat[k];
+
+			assert_true(a->count == b->count && a->min == b->min && a->max == b->max);
+			assert_true(a->p50 == b->p50 && a->p99 == b->p99 && a->n == b->n);
+		}
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 2; k++)
+			assert_hist_equal(res.cells[c].ch_hist[k], back.cells[c].ch_hist[k]);
+	bt_results_destroy(&back);
+	free(text);
+
+	/* A channel the header does not declare. */
+	{
+		static const char rec[] =
+			"{\"type\":\"header\",\"benchtop_recording\":1,\"workload\":\"kv\","
+			"\"lat_channels\":[\"incr\"],\"cells\":[{\"index\":0,\"values\":[]}]}\n"
+			"{\"type\":\"rep\",\"cell\":0,\"rep\":0,\"ok\":true,\"ops\":1,"
+			"\"ch_hist\":{\"incr\":{\"min\":5,\"max\":5,\"sum\":5,\"b\":[[5,1]]},"
+			"\"write\":null}}\n"
+			"{\"type\":\"end\",\"status\":\"complete\"}\n";
+
+		tmp_path(path, sizeof(path), "channels2.jsonl");
+		write_text(path, rec, sizeof(rec) - 1);
+		assert_int_equal(bt_rec_read(path, &back, &err), 0);
+		assert_non_null(strstr(back.note, "rep.ch_hist.write"));
+		assert_true(back.reps[0].ch_lat[0].count == 1);
+		assert_true(back.cells[0].ch_hist[0]->max == 5);
+		bt_results_destroy(&back);
+	}
+	bt_results_destroy(&res);
+}
+
+/*
  * A newer writer's metrics: a kind this build does not know is shown as a
  * plain number, a value no declaration names is ignored, both noted.
  */
@@ -1212,6 +1295,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_ignored),
 		cmocka_unit_test(test_machine_check_absent),
 		cmocka_unit_test(test_metrics_round_trip),
+		cmocka_unit_test(test_channels_round_trip),
 		cmocka_unit_test(test_metrics_unknown),
 		cmocka_unit_test(test_worker_axes),
 		cmocka_unit_test(test_sticky_error),

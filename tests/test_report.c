@@ -691,6 +691,71 @@ static void test_metrics_text(void **state)
 	bt_results_destroy(&res);
 }
 
+/*
+ * Latency channels: 2 cells, one rep each; the main histogram has one value,
+ * channel "incr" 1..100 us (x cell), channel "read" nothing. The text gets
+ * one block for incr (read has none to show), JSON each channel by name.
+ */
+static void test_channels(void **state)
+{
+	struct bt_results res;
+	json_t *root, *ch;
+	char *t;
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 2), 0);
+	snprintf(res.workload, sizeof(res.workload), "kv");
+	snprintf(res.unit, sizeof(res.unit), "requests");
+	snprintf(res.status, sizeof(res.status), "complete");
+	res.naxes = 1;
+	snprintf(res.axes[0], BT_RES_TEXT, "threads");
+	res.nch = 2;
+	snprintf(res.ch_names[0], sizeof(res.ch_names[0]), "incr");
+	snprintf(res.ch_names[1], sizeof(res.ch_names[1]), "read");
+	for (int c = 0; c < 2; c++) {
+		struct bt_rep r;
+
+		snprintf(res.cells[c].values[0], BT_RES_TEXT, "%d", c + 1);
+		snprintf(res.cells[c].label, sizeof(res.cells[c].label), "threads=%d", c + 1);
+		res.cells[c].total_reps = 1;
+		memset(&r, 0, sizeof(r));
+		r.cell = c;
+		r.ok = 1;
+		r.verify = bt_rep_ok;
+		r.ops_s = 1000;
+		r.wall_s = 1;
+		r.lat_every = 4;
+		r.hist = bt_hist_new();
+		r.ch_hist[0] = bt_hist_new();
+		bt_hist_record(r.hist, 5000);
+		for (uint64_t v = 1; v <= 100; v++)
+			bt_hist_record(r.ch_hist[0], 1000 * v * (uint64_t)(c + 1));
+		assert_int_equal(bt_results_add_rep(&res, &r), 0);
+		assert_int_equal(bt_results_summarize_cell(&res, c), 0);
+	}
+	t = report(&res, BT_FMT_TEXT);
+	assert_non_null(strstr(t, "\nlatency, incr\n"
+		"cell          p50     p90     p99  p99.9    max    mean  count\n"
+		"threads=1  50.0us  90.0us  99.0us  100us  100us  50.5us    100\n"
+		"threads=2   100us   180us   198us  200us  200us   101us    100\n"));
+	assert_null(strstr(t, "latency, read"));
+	free(t);
+	t = report(&res, BT_FMT_MARKDOWN);
+	assert_non_null(strstr(t, "\nlatency, incr\n\n| cell "));
+	free(t);
+	t = report(&res, BT_FMT_JSON);
+	root = json_loads(t, 0, NULL);
+	assert_non_null(root);
+	ch = json_object_get(json_array_get(json_object_get(root, "cells"), 1), "channels");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(ch, "incr"), "count")), 100);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(ch, "incr"), "max_ns")),
+			 200000);
+	assert_true(json_is_null(json_object_get(ch, "read")));
+	json_decref(root);
+	free(t);
+	bt_results_destroy(&res);
+}
+
 static void test_metrics_csv_json(void **state)
 {
 	struct bt_results res;
@@ -962,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_units_rows),
 		cmocka_unit_test(test_axis_value),
 		cmocka_unit_test(test_metrics_text),
+		cmocka_unit_test(test_channels),
 		cmocka_unit_test(test_metrics_csv_json),
 		cmocka_unit_test(test_noise_marks),
 		cmocka_unit_test(test_auto_rule),

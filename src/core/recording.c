@@ -481,6 +481,15 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 	put(o, "axes", axes, &bad);
 	if (res->nmetrics > 0)
 		put(o, "metrics", metric_decls_json(w, res, &bad), &bad);
+	w->nch = res->nch < BT_RES_LAT_CH ? res->nch : BT_RES_LAT_CH;
+	memcpy(w->ch_names, res->ch_names, sizeof(w->ch_names));
+	if (w->nch > 0) {
+		axes = json_array();
+		for (int k = 0; axes != NULL && k < w->nch; k++)
+			if (json_array_append_new(axes, jstr(w->ch_names[k])) != 0)
+				bad = 1;
+		put(o, "lat_channels", axes, &bad);
+	}
 	axes = json_array();
 	for (int a = 0; axes != NULL && a < res->naxes; a++)
 		if (res->axis_workers[a] && json_array_append_new(axes, jstr(res->axes[a])) != 0)
@@ -665,6 +674,15 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 	put(o, "lat_every", json_integer(r->lat_every), &bad);
 	put(o, "noise", rep_noise_json(r, &bad), &bad);
 	put(o, "hist", r->hist != NULL ? hist_json(r->hist, &bad) : rep_lat_json(&r->lat, &bad), &bad);
+	if (w->nch > 0) {
+		/* Each channel by name, in the main histogram's encoding. */
+		json_t *ch = json_object();
+
+		for (int k = 0; ch != NULL && k < w->nch; k++)
+			put(ch, w->ch_names[k], r->ch_hist[k] != NULL ? hist_json(r->ch_hist[k], &bad) :
+						 rep_lat_json(&r->ch_lat[k], &bad), &bad);
+		put(o, "ch_hist", ch, &bad);
+	}
 
 	workers = json_array();
 	for (int i = 0; workers != NULL && i < r->nworkers; i++) {
@@ -775,6 +793,13 @@ int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
 	put(o, "vcsw", summary_json(&c->vcsw, &bad), &bad);
 	put(o, "ivcsw", summary_json(&c->ivcsw, &bad), &bad);
 	put(o, "lat", lat_json(c->hist, &bad), &bad);
+	if (w->nch > 0 && c->hist != NULL) {
+		json_t *ch = json_object();
+
+		for (int k = 0; ch != NULL && k < w->nch; k++)
+			put(ch, w->ch_names[k], lat_json(c->ch_hist[k], &bad), &bad);
+		put(o, "ch_lat", ch, &bad);
+	}
 	put(o, "noise", cell_noise_json(c, &bad), &bad);
 	if (w->nmetrics > 0)
 		put(o, "metrics", metric_summaries_json(w, c, &bad), &bad);
@@ -815,14 +840,15 @@ struct rd {
 /* Known top-level fields of each line type; a newer minor version may add more. */
 static const char *const known_fields[][24] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
-	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "worker_axes", "cells", "metrics", NULL },
+	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "worker_axes", "cells", "metrics",
+	  "lat_channels", NULL },
 	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
 	  "user_s", "sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "hist", "workers",
-	  "metrics", "noise", NULL },
+	  "metrics", "noise", "ch_hist", NULL },
 	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
-	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", NULL },
+	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", "ch_lat", NULL },
 	{ "end", "type", "status", "error", "time", NULL },
 };
 
@@ -1084,6 +1110,71 @@ static int read_metric_decls(struct rd *rd, json_t *hdr, struct bt_results *res)
 	return 0;
 }
 
+static int read_hist(struct rd *rd, json_t *o, struct bt_hist **out);
+
+/*
+ * The header's latency channel names. Past BT_RES_LAT_CH, or a second one
+ * of a name, is noted and dropped (its histograms are then noted by
+ * read_ch_hists).
+ */
+static int read_channels(struct rd *rd, json_t *hdr, struct bt_results *res)
+{
+	json_t *arr;
+	int ret = get_array(rd, hdr, "lat_channels", &arr);
+
+	if (ret < 0 || arr == NULL)
+		return ret;
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		json_t *s = json_array_get(arr, i);
+		int dup = 0;
+
+		if (!json_is_string(s) || json_string_value(s)[0] == '\0')
+			return rd_fail(rd, -EINVAL,
+				       "field \"lat_channels[%zu]\": expected a non-empty string", i);
+		for (int k = 0; k < res->nch; k++)
+			dup |= strcmp(res->ch_names[k], json_string_value(s)) == 0;
+		if (dup || res->nch >= BT_RES_LAT_CH) {
+			note_unknown(rd, "lat_channels", json_string_value(s));
+			continue;
+		}
+		snprintf(res->ch_names[res->nch], sizeof(res->ch_names[0]), "%s",
+			 json_string_value(s));
+		res->nch++;
+	}
+	return 0;
+}
+
+/*
+ * A rep's "ch_hist": each channel's histogram by name, as "hist". A name
+ * the header did not declare is noted and ignored.
+ */
+static int read_ch_hists(struct rd *rd, json_t *o, const struct bt_results *res,
+			 struct bt_rep *r)
+{
+	json_t *co = json_object_get(o, "ch_hist"), *v;
+	const char *key;
+	int ret;
+
+	if (co == NULL || json_is_null(co))
+		return 0;
+	if (!json_is_object(co))
+		return rd_fail(rd, -EINVAL, "field \"ch_hist\": expected an object");
+	json_object_foreach(co, key, v) {
+		int k = -1;
+
+		for (int i = 0; i < res->nch; i++)
+			if (strcmp(res->ch_names[i], key) == 0)
+				k = i;
+		if (k < 0 || r->ch_hist[k] != NULL) {
+			note_unknown(rd, "rep.ch_hist", key);
+			continue;
+		}
+		if ((ret = read_hist(rd, v, &r->ch_hist[k])) < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /*
  * A rep's metric values by name. A name the header did not declare (or this
  * build dropped) is noted and ignored; a ratio's value is derived again by
@@ -1212,7 +1303,7 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 			return rd_fail(rd, -EINVAL, "field \"axes[%d]\": expected a string", a);
 		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", json_string_value(s));
 	}
-	if ((ret = read_metric_decls(rd, hdr, res)) < 0)
+	if ((ret = read_metric_decls(rd, hdr, res)) < 0 || (ret = read_channels(rd, hdr, res)) < 0)
 		return ret;
 	ret = read_worker_axes(rd, hdr, res);
 	if (ret < 0)
@@ -1464,7 +1555,8 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	    (ret = read_hist(rd, json_object_get(o, "hist"), &r.hist)) < 0 ||
 	    (ret = read_workers(rd, o, &r)) < 0 ||
 	    (ret = read_rep_noise(rd, json_object_get(o, "noise"), &r)) < 0 ||
-	    (ret = read_metric_values(rd, o, res, &r)) < 0)
+	    (ret = read_metric_values(rd, o, res, &r)) < 0 ||
+	    (ret = read_ch_hists(rd, o, res, &r)) < 0)
 		goto fail;
 	r.lat_every = (uint32_t)lat_every;
 	if (!r.warmup && r.ok)
@@ -1477,6 +1569,8 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	return 0;
 fail:
 	bt_hist_free(r.hist);
+	for (int k = 0; k < BT_RES_LAT_CH; k++)
+		bt_hist_free(r.ch_hist[k]);
 	free(r.workers);
 	return ret;
 }

@@ -66,6 +66,8 @@ struct bt_recw {
 	int error;	/* sticky: the first write error (-errno), 0 while all is well */
 	int nmetrics;	/* the header's metric declarations: rep and cell lines name their values */
 	struct bt_metric_info metrics[BT_RES_METRICS];
+	int nch;	/* the header's latency channels: rep and cell lines name theirs */
+	char ch_names[BT_RES_LAT_CH][32];
 };
 
 /* The default directory: $XDG_STATE_HOME/benchtop/sessions, else ~/.local/state/benchtop/sessions. */

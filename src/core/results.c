@@ -47,12 +47,19 @@ void bt_results_destroy(struct bt_results *res)
 		bt_hist_free(res->reps[i].hist);
 		free_verify(res->reps[i].verify);
 		free(res->reps[i].lat.cnt);	/* idx lives in the same block */
+		for (int k = 0; k < BT_RES_LAT_CH; k++) {
+			bt_hist_free(res->reps[i].ch_hist[k]);
+			free(res->reps[i].ch_lat[k].cnt);
+		}
 		free(res->reps[i].workers);
 	}
 	free(res->reps);
 	free(res->samples);
-	for (int c = 0; c < res->ncells; c++)
+	for (int c = 0; c < res->ncells; c++) {
 		bt_hist_free(res->cells[c].hist);
+		for (int k = 0; k < BT_RES_LAT_CH; k++)
+			bt_hist_free(res->cells[c].ch_hist[k]);
+	}
 	free(res->cells);
 	free(res->plan_json);
 	memset(res, 0, sizeof(*res));
@@ -75,11 +82,9 @@ static int grow(void **arr, int len, int *cap, size_t size)
 	return 0;
 }
 
-/* r->lat from r->hist: the figures and the sparse buckets. 0 or -ENOMEM. */
-static int make_lat(struct bt_rep *r)
+/* l from h: the figures and the sparse buckets. 0 or -ENOMEM. */
+static int make_lat(struct bt_rep_lat *l, const struct bt_hist *h)
 {
-	struct bt_rep_lat *l = &r->lat;
-	const struct bt_hist *h = r->hist;
 	size_t n;
 
 	memset(l, 0, sizeof(*l));
@@ -139,7 +144,10 @@ int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 	else
 		rc = grow((void **)&res->reps, res->nreps, &res->reps_cap, sizeof(*res->reps));
 	if (rc == 0)
-		rc = make_lat(r);
+		rc = make_lat(&r->lat, r->hist);
+	for (int k = 0; k < BT_RES_LAT_CH; k++)
+		if (rc == 0)
+			rc = make_lat(&r->ch_lat[k], r->ch_hist[k]);
 	if (rc == 0) {
 		/* Every "ok" shares one string; anything more is copied. */
 		v = r->verify != NULL ? r->verify : r->ok ? bt_rep_ok : "failed";
@@ -154,17 +162,36 @@ int bt_results_add_rep(struct bt_results *res, struct bt_rep *r)
 		else
 			bt_hist_add(cell->hist, r->hist);
 	}
+	/* Extra channels merge under the same rule as the main one. */
+	for (int k = 0; k < BT_RES_LAT_CH; k++) {
+		struct bt_hist **ch = &res->cells[r->cell].ch_hist[k];
+
+		if (rc == 0 && r->ch_hist[k] != NULL && r->ch_hist[k]->total > 0 && !r->warmup &&
+		    r->ok) {
+			if (*ch == NULL && (*ch = bt_hist_new()) == NULL)
+				rc = -ENOMEM;
+			else
+				bt_hist_add(*ch, r->ch_hist[k]);
+		}
+	}
 	bt_hist_free(r->hist);
 	r->hist = NULL;
+	for (int k = 0; k < BT_RES_LAT_CH; k++) {
+		bt_hist_free(r->ch_hist[k]);
+		r->ch_hist[k] = NULL;
+	}
 	if (rc < 0) {
 		free_verify(v);
 		free(r->lat.cnt);
+		for (int k = 0; k < BT_RES_LAT_CH; k++)
+			free(r->ch_lat[k].cnt);
 		free(r->workers);
 	} else {
 		res->reps[res->nreps] = *r;
 		res->reps[res->nreps++].verify = v;
 	}
 	memset(&r->lat, 0, sizeof(r->lat));
+	memset(r->ch_lat, 0, sizeof(r->ch_lat));
 	r->workers = NULL;
 	return rc;
 }

@@ -23,6 +23,13 @@
 #define BT_RES_TEXT 64
 
 #define BT_RES_METRICS 16	/* = BT_METRICS_MAX (engines/worker.h) */
+/*
+ * Extra latency channels (= BT_LAT_CH_MAX, engines/worker.h): named
+ * histograms beside the main one (kv's "incr" and "read" service times).
+ * Each is kept like the main one: dense while a rep is made, sparse per rep
+ * in bt_results, merged per cell over the counted reps.
+ */
+#define BT_RES_LAT_CH 3
 
 /* struct bt_metric_info.kind: the values of engines/workload.h enum bt_metric_kind. */
 enum { BT_MI_COUNTER, BT_MI_GAUGE, BT_MI_RATIO, BT_MI_TIME, BT_MI_NKINDS };
@@ -104,6 +111,8 @@ struct bt_rep {
 					 * by bt_results_add_rep (NAN for 0/0) */
 	struct bt_hist *hist;	/* owned; NULL when latency was off; always NULL in bt_results */
 	struct bt_rep_lat lat;	/* in bt_results: hist, made sparse by bt_results_add_rep */
+	struct bt_hist *ch_hist[BT_RES_LAT_CH];	/* extra channels, as hist (NULL: none) */
+	struct bt_rep_lat ch_lat[BT_RES_LAT_CH];	/* extra channels, as lat */
 	int nworkers;
 	struct bt_worker_result *workers;	/* owned, [nworkers] */
 };
@@ -159,6 +168,7 @@ struct bt_cell {
 					 * bt_results_metric_rep over the counted reps that have a
 					 * value (n = 0: none has) */
 	struct bt_hist *hist;	/* owned; counted reps merged; NULL when latency was off */
+	struct bt_hist *ch_hist[BT_RES_LAT_CH];	/* owned; extra channels likewise; NULL: none */
 	uint32_t lat_every;	/* largest 1-in-N of its reps */
 	char verify[BT_ERR_MAX];	/* what its last counted rep's check said ("ok (timeouts: 3)") */
 };
@@ -178,6 +188,8 @@ struct bt_results {
 	int axis_workers[BT_RES_AXES];	/* 1: the axis counts workers (BT_PF_WORKERS) */
 	int nmetrics;
 	struct bt_metric_info metrics[BT_RES_METRICS];	/* the workload's typed metrics */
+	int nch;			/* extra latency channels */
+	char ch_names[BT_RES_LAT_CH][32];	/* their names ("incr", "read") */
 	int ncells;
 	struct bt_cell *cells;		/* owned [ncells] */
 	int nreps, reps_cap;

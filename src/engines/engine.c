@@ -233,6 +233,15 @@ static void sample(struct bt_engine *e, uint64_t *wops, struct bt_hist *ival,
 			s.p999 = bt_hist_percentile(ival, 99.9);
 			s.max = ival->max;
 		}
+		/* Extra channels go straight into the rep's histograms: no live view. */
+		for (int c = 1; c <= e->nch; c++) {
+			for (int i = 0; i < e->n; i++) {
+				struct gone_arg g = { e, i };
+
+				bt_recorder_take_or(&e->rec[c * e->n + i], out->ch_hist[c - 1],
+						    e->ops->gone ? worker_gone : NULL, &g);
+			}
+		}
 	}
 	e->ops->cpu(e, &now);
 	dt = (double)(now.t - prev->t) / 1e9;
@@ -267,9 +276,10 @@ static size_t round64(size_t n)
 static int region_map(struct bt_engine *e, int lat_on)
 {
 	size_t off_w = round64(sizeof(struct bt_engine_shared));
+	size_t nrec = (size_t)e->n * (size_t)(1 + e->nch);
 	size_t off_rec = off_w + round64(sizeof(struct bt_worker) * (size_t)e->n);
-	size_t off_h = off_rec + (lat_on ? round64(sizeof(struct bt_recorder) * (size_t)e->n) : 0);
-	size_t size = off_h + (lat_on ? sizeof(struct bt_hist) * 2 * (size_t)e->n : 0);
+	size_t off_h = off_rec + (lat_on ? round64(sizeof(struct bt_recorder) * nrec) : 0);
+	size_t size = off_h + (lat_on ? sizeof(struct bt_hist) * 2 * nrec : 0);
 	char *p = e->ops->map(size);
 
 	if (p == NULL)
@@ -286,7 +296,7 @@ static int region_map(struct bt_engine *e, int lat_on)
 		struct bt_hist *h = (struct bt_hist *)(p + off_h);
 
 		e->rec = (struct bt_recorder *)(p + off_rec);
-		for (int i = 0; i < e->n; i++) {
+		for (size_t i = 0; i < nrec; i++) {
 			bt_hist_init_zeroed(&h[2 * i]);
 			bt_hist_init_zeroed(&h[2 * i + 1]);
 			bt_recorder_init_with(&e->rec[i], &h[2 * i], &h[2 * i + 1]);
@@ -317,6 +327,8 @@ static void worker_init(struct bt_engine *e, int i)
 		w->lat_auto = cfg->lat_every == 0;
 		w->lat_left = 1;
 		w->lat_cost_ns = 2 * cfg->clock_cost_ns + 20;
+		for (int c = 1; c <= e->nch; c++)
+			w->ch_rec[c - 1] = &e->rec[c * e->n + i];
 	}
 }
 
@@ -390,8 +402,14 @@ int bt_engine_run(const struct bt_engine_cfg *cfg, struct bt_engine_out *out, st
 	int started = 0, rc = 0;
 	struct bt_hist *keep = out->hist;	/* the caller's; everything else starts zeroed */
 
+	struct bt_hist *keep_ch[BT_LAT_CH_MAX];
+
+	memcpy(keep_ch, out->ch_hist, sizeof(keep_ch));
 	memset(out, 0, sizeof(*out));
 	out->hist = keep;
+	memcpy(out->ch_hist, keep_ch, sizeof(keep_ch));
+	if (cfg->lat_on && cfg->nch > 0)
+		e.nch = cfg->nch < BT_LAT_CH_MAX ? cfg->nch : BT_LAT_CH_MAX;
 	if (e.n < 1)
 		return bt_err_set(err, -EINVAL, "workload asked for %d workers", e.n);
 

@@ -13,6 +13,14 @@
  * release to the last worker's return. Workers never call back into the
  * caller; on_sample runs on the calling thread.
  *
+ * Latency channels: a workload may name up to BT_LAT_CH_MAX extra
+ * histograms (workload.h .lat_channels; kv's "incr" and "read"). Each is
+ * one more interval recorder per worker in the same region (so forked
+ * workers write them too), recorded with bt_lat_record_ch without 1-in-N
+ * sampling, and taken by the sampler straight into out->ch_hist[k]: the
+ * samples and the live histogram stay the main channel's, which keeps the
+ * sample lines and the TUI as they were.
+ *
  * Engines:
  *   threads    N pthreads in this process; the region is private memory.
  *   processes  N fork()ed workers; the region is one MAP_SHARED mapping made
@@ -105,6 +113,7 @@ struct bt_engine_cfg {
 	struct bt_job *job;		/* job->nworkers workers are started */
 	const int *cpus;		/* [nworkers] CPU per worker (-1: none), or NULL */
 	int lat_on;
+	int nch;			/* extra latency channels (<= BT_LAT_CH_MAX), recorded when lat_on */
 	uint32_t lat_every;		/* 1 in N ops timed; 0 = adapt to the op cost */
 	double clock_cost_ns;		/* measured cost of one clock read */
 	uint64_t sample_ns;		/* sampler interval (default 100 ms) */
@@ -138,6 +147,12 @@ struct bt_engine_out {
 	double wall_s, user_s, sys_s;	/* the workers' CPU over the rep */
 	double vcsw, ivcsw;
 	struct bt_hist *hist;		/* caller-allocated; latencies of the whole rep merged in */
+	/*
+	 * Caller-allocated, one per extra channel (cfg.nch; NULL to drop one):
+	 * the channel's latencies of the whole rep. The samples and the live
+	 * interval histogram stay the main channel's.
+	 */
+	struct bt_hist *ch_hist[BT_LAT_CH_MAX];
 	uint32_t lat_every;		/* largest 1-in-N used; 0 when latency off */
 	int nworkers;
 	struct bt_worker_result *workers;	/* malloc'd [nworkers]; caller frees */
@@ -163,7 +178,9 @@ struct bt_engine {
 	int n;				/* workers */
 	struct bt_engine_shared *sh;	/* in the region */
 	struct bt_worker *w;		/* [n] in the region */
-	struct bt_recorder *rec;	/* [n] in the region, or NULL */
+	struct bt_recorder *rec;	/* [n * (1 + nch)] in the region (channel c of worker i
+					 * at c * n + i), or NULL */
+	int nch;			/* extra channels with recorders */
 	void *region;
 	size_t region_size;
 	void *priv;			/* the engine's own (thread ids, pids) */

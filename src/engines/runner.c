@@ -340,6 +340,12 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		snprintf(r->verify, sizeof(r->verify), "out of memory");
 		goto out;
 	}
+	for (int k = 0; job.lat_on && k < r->res.nch; k++) {
+		if ((out.ch_hist[k] = bt_hist_new()) == NULL) {
+			snprintf(r->verify, sizeof(r->verify), "out of memory");
+			goto out;
+		}
+	}
 
 	struct bt_engine_cfg cfg = {
 		.engine = bt_engine_get((int)cv[C_AS]->i),
@@ -347,6 +353,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.job = &job,
 		.cpus = strcmp(cv[C_PIN]->text, "none") ? cpus : NULL,
 		.lat_on = job.lat_on,
+		.nch = r->res.nch,
 		.lat_every = (uint32_t)cv[C_LAT_EVERY]->i,
 		.clock_cost_ns = r->clock_cost,
 		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
@@ -395,6 +402,10 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		rep->metric[m] = (double)(out.metric[m] + job.metric[m]);
 	rep->hist = out.hist;
 	out.hist = NULL;
+	for (int k = 0; k < BT_LAT_CH_MAX; k++) {
+		rep->ch_hist[k] = out.ch_hist[k];
+		out.ch_hist[k] = NULL;
+	}
 	rep->nworkers = out.nworkers;
 	rep->workers = out.workers;
 	out.workers = NULL;
@@ -403,6 +414,8 @@ out:
 		wl->teardown(&job);
 	bt_job_shared_free_all(&job);
 	bt_hist_free(out.hist);
+	for (int k = 0; k < BT_LAT_CH_MAX; k++)
+		bt_hist_free(out.ch_hist[k]);
 	free(out.workers);
 	free(cpus);
 	free(team_cpus);
@@ -592,6 +605,8 @@ static int one_rep(struct bt_run *r, struct order *o, int c)
 	if (rc == -EINTR) {
 		/* An abandoned rep is not a result: it is not recorded. */
 		bt_hist_free(rep.hist);
+		for (int k = 0; k < BT_LAT_CH_MAX; k++)
+			bt_hist_free(rep.ch_hist[k]);
 		free(rep.workers);
 		r->status = -EINTR;
 		return r->status;
@@ -781,6 +796,12 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 	res->plan_json = bt_plan_to_json(pl);
 	bt_sysinfo_collect(&res->machine);
 	_Static_assert(BT_RES_METRICS == BT_METRICS_MAX, "results and workers agree on the metric count");
+	_Static_assert(BT_RES_LAT_CH == BT_LAT_CH_MAX, "results and workers agree on the channels");
+	for (int k = 0; r->wl->lat_channels != NULL && r->wl->lat_channels[k] != NULL &&
+			k < BT_RES_LAT_CH; k++) {
+		snprintf(res->ch_names[k], sizeof(res->ch_names[k]), "%s", r->wl->lat_channels[k]);
+		res->nch = k + 1;
+	}
 	res->nmetrics = (int)r->wl->nmetrics;
 	for (int m = 0; m < res->nmetrics; m++) {
 		const struct bt_metric *d = &r->wl->metrics[m];

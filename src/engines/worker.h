@@ -22,6 +22,13 @@ struct bt_job;
 /* Most typed metrics a workload may declare (workload.h: struct bt_metric). */
 #define BT_METRICS_MAX 16
 
+/*
+ * Most extra latency channels a workload may declare (workload.h
+ * .lat_channels): channel 0 is the main histogram, 1..BT_LAT_CH_MAX the
+ * extra ones (kv's per-operation service times, sql's statement and commit).
+ */
+#define BT_LAT_CH_MAX 3
+
 struct bt_counters {
 	_Alignas(64) _Atomic uint64_t ops;
 	_Atomic uint64_t bytes;
@@ -43,6 +50,7 @@ struct bt_worker {
 	uint64_t nerrors;
 
 	struct bt_recorder *rec;	/* NULL when latency recording is off */
+	struct bt_recorder *ch_rec[BT_LAT_CH_MAX];	/* extra channels 1..; NULL: not declared or off */
 	uint32_t lat_every;		/* time 1 in lat_every ops */
 	uint32_t lat_left;		/* countdown to the next timed op */
 	int lat_auto;			/* adapt lat_every to the op cost */
@@ -154,6 +162,18 @@ static inline void bt_lat_record(struct bt_worker *w, uint64_t ns)
 {
 	if (w->rec != NULL)
 		bt_recorder_record(w->rec, ns);
+}
+
+/*
+ * Record ns into extra latency channel ch (1..BT_LAT_CH_MAX, the workload's
+ * .lat_channels[ch - 1]). Every call records (no 1-in-N sampling): extra
+ * channels are for ops the workload times anyway. Wait-free, like the main
+ * one; a no-op when latency recording is off or ch is not declared.
+ */
+static inline void bt_lat_record_ch(struct bt_worker *w, int ch, uint64_t ns)
+{
+	if (ch >= 1 && ch <= BT_LAT_CH_MAX && w->ch_rec[ch - 1] != NULL)
+		bt_recorder_record(w->ch_rec[ch - 1], ns);
 }
 
 /*

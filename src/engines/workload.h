@@ -147,6 +147,13 @@ struct bt_workload {
 	const char *title;	/* one line */
 	const char *unit;	/* what one op is, plural: "items", "bytes", "requests" */
 	const char *lat_what;	/* what a recorded latency is: "end-to-end per message" */
+	/*
+	 * NULL-terminated names of extra latency channels (at most
+	 * BT_LAT_CH_MAX; NULL: none): channel k >= 1 is lat_channels[k - 1],
+	 * recorded with bt_lat_record_ch and kept per rep and cell beside the
+	 * main histogram (channel 0, lat_what).
+	 */
+	const char *const *lat_channels;
 	const struct bt_param *params;
 	size_t nparams;
 	const struct bt_metric *metrics;	/* typed metrics, at most BT_METRICS_MAX; may be NULL */

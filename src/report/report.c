@@ -339,8 +339,18 @@ static int table_grid(const struct bt_results *res, const struct layout *l, int 
 	return 0;
 }
 
-/* The latency lines as a grid, one row per cell. */
-static int latency_grid(const struct bt_results *res, int md, struct bt_grid *g)
+/* The histogram of channel ch of a cell: 0 the main one, k >= 1 extra channel k. */
+static const struct bt_hist *cell_hist(const struct bt_cell *cell, int ch)
+{
+	return ch == 0 ? cell->hist : ch <= BT_RES_LAT_CH ? cell->ch_hist[ch - 1] : NULL;
+}
+
+/*
+ * The latency lines of channel ch (0: the main histogram) as a grid, one
+ * row per cell. Extra channels record every op, so only the main one says
+ * "1/N timed".
+ */
+static int latency_grid(const struct bt_results *res, int ch, int md, struct bt_grid *g)
 {
 	static const char *const head[] = {
 		"", "p50", "p90", "p99", "p99.9", "max", "mean", "count", "",
@@ -357,7 +367,7 @@ static int latency_grid(const struct bt_results *res, int md, struct bt_grid *g)
 	bt_grid_set(g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
 	for (int i = 0; i < res->ncells; i++) {
 		const struct bt_cell *cell = &res->cells[i];
-		const struct bt_hist *h = cell->hist;
+		const struct bt_hist *h = cell_hist(cell, ch);
 		char b[32];
 		int r = 1 + i;
 
@@ -372,7 +382,7 @@ static int latency_grid(const struct bt_results *res, int md, struct bt_grid *g)
 		bt_grid_set(g, r, 5, "%s", bt_fmt_ns((double)h->max, b, sizeof(b)));
 		bt_grid_set(g, r, 6, "%s", bt_fmt_ns(bt_hist_mean(h), b, sizeof(b)));
 		bt_grid_set(g, r, 7, "%" PRIu64, h->total);
-		if (cell->lat_every > 1)
+		if (ch == 0 && cell->lat_every > 1)
 			bt_grid_set(g, r, 8, "(1/%" PRIu32 " timed)", cell->lat_every);
 	}
 	if (md)
@@ -628,6 +638,18 @@ static void write_marks(FILE *f, const struct bt_results *res, int md)
 	}
 }
 
+/* True when some cell has latencies in extra channel ch. */
+static int any_ch_hist(const struct bt_results *res, int ch)
+{
+	for (int c = 0; c < res->ncells; c++) {
+		const struct bt_hist *h = cell_hist(&res->cells[c], ch);
+
+		if (res->cells[c].done && h != NULL && h->total > 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int any_hist(const struct bt_results *res)
 {
 	for (int c = 0; c < res->ncells; c++)
@@ -744,9 +766,23 @@ static int write_text(FILE *f, const struct bt_results *res)
 	if (any_hist(res)) {
 		struct bt_grid lg = { 0 };
 
-		rc = latency_grid(res, 0, &lg);
+		rc = latency_grid(res, 0, 0, &lg);
 		if (rc == 0) {
 			fprintf(f, "\nlatency%s%s\n", res->lat_what[0] ? ": " : "", res->lat_what);
+			bt_grid_print_text(f, &lg);
+		}
+		bt_grid_free(&lg);
+		if (rc < 0)
+			goto out;
+	}
+	for (int k = 1; k <= res->nch && k <= BT_RES_LAT_CH; k++) {
+		struct bt_grid lg = { 0 };
+
+		if (!any_ch_hist(res, k))
+			continue;
+		rc = latency_grid(res, k, 0, &lg);
+		if (rc == 0) {
+			fprintf(f, "\nlatency, %s\n", res->ch_names[k - 1]);
 			bt_grid_print_text(f, &lg);
 		}
 		bt_grid_free(&lg);
@@ -794,9 +830,23 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 	if (any_hist(res)) {
 		struct bt_grid lg = { 0 };
 
-		rc = latency_grid(res, 1, &lg);
+		rc = latency_grid(res, 0, 1, &lg);
 		if (rc == 0) {
 			fprintf(f, "\nlatency%s%s\n\n", res->lat_what[0] ? ": " : "", res->lat_what);
+			bt_grid_print_md(f, &lg);
+		}
+		bt_grid_free(&lg);
+		if (rc < 0)
+			goto out;
+	}
+	for (int k = 1; k <= res->nch && k <= BT_RES_LAT_CH; k++) {
+		struct bt_grid lg = { 0 };
+
+		if (!any_ch_hist(res, k))
+			continue;
+		rc = latency_grid(res, k, 1, &lg);
+		if (rc == 0) {
+			fprintf(f, "\nlatency, %s\n\n", res->ch_names[k - 1]);
 			bt_grid_print_md(f, &lg);
 		}
 		bt_grid_free(&lg);
@@ -972,6 +1022,48 @@ static json_t *jreal(double d)
 	return isfinite(d) ? json_real(d) : json_null();
 }
 
+/*
+ * A cell's "channels": {"incr": {"p50_ns":.., "count":..}, ...}, the extra
+ * latency channels like the main one's fields; null where a channel has none.
+ */
+static json_t *cell_channels_json(const struct bt_results *res, const struct bt_cell *cell)
+{
+	json_t *o = json_object();
+	int rc = o == NULL ? -ENOMEM : 0;
+
+	for (int k = 1; k <= res->nch && k <= BT_RES_LAT_CH && rc == 0; k++) {
+		const struct bt_hist *h = cell_hist(cell, k);
+		json_t *c;
+
+		if (!cell->done || h == NULL || h->total == 0) {
+			rc = jset(o, res->ch_names[k - 1], json_null());
+			continue;
+		}
+		c = json_object();
+		if (c == NULL) {
+			rc = -ENOMEM;
+			break;
+		}
+		rc = jset(c, "p50_ns", json_integer((json_int_t)bt_hist_percentile(h, 50)));
+		rc = rc ? rc : jset(c, "p90_ns", json_integer((json_int_t)bt_hist_percentile(h, 90)));
+		rc = rc ? rc : jset(c, "p99_ns", json_integer((json_int_t)bt_hist_percentile(h, 99)));
+		rc = rc ? rc : jset(c, "p999_ns", json_integer((json_int_t)bt_hist_percentile(h, 99.9)));
+		rc = rc ? rc : jset(c, "max_ns", json_integer((json_int_t)h->max));
+		rc = rc ? rc : jset(c, "mean_ns", jreal(bt_hist_mean(h)));
+		rc = rc ? rc : jset(c, "count", json_integer((json_int_t)h->total));
+		if (rc < 0) {
+			json_decref(c);
+			break;
+		}
+		rc = jset(o, res->ch_names[k - 1], c);	/* takes c, also on failure */
+	}
+	if (rc < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* A cell's "metrics": {"timeouts": {"n":..,"min":..,...}, ...}; values null until it is done. */
 static json_t *cell_metrics_json(const struct bt_results *res, const struct bt_cell *cell)
 {
@@ -1090,6 +1182,8 @@ static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cel
 	}
 	if (rc == 0 && res->nmetrics > 0)
 		rc = jset(o, "metrics", cell_metrics_json(res, cell));
+	if (rc == 0 && res->nch > 0)
+		rc = jset(o, "channels", cell_channels_json(res, cell));
 	if (rc == 0)
 		rc = jset(o, "noise", cell_noise_json(cell));
 	if (rc == 0)

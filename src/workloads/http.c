@@ -785,6 +785,14 @@ static void hc_start(struct hcl *l, struct hc *h, uint64_t t_int, uint64_t now)
 	h->state = S_CONNECTING;
 }
 
+/*
+ * The extra latency channels: each reply's service time from its actual
+ * send (without rate='s queueing, unlike the main histogram) and each
+ * connection's connect time, every one recorded (times the loop takes anyway).
+ */
+enum { CH_RESPONSE = 1, CH_CONNECT = 2 };
+static const char *const http_lat_channels[] = { "response", "connect", NULL };
+
 static void hc_done(struct hcl *l, struct hc *h, uint64_t now)
 {
 	struct bt_worker *w = l->w;
@@ -794,6 +802,7 @@ static void hc_done(struct hcl *l, struct hc *h, uint64_t now)
 	if (cls >= 2 && cls <= 5)
 		bt_worker_count(w, M_2XX + cls - 2, 1);
 	bt_worker_count(w, M_SERVICE, now - h->t_start);
+	bt_lat_record_ch(w, CH_RESPONSE, now - h->t_start);
 	bt_lat_record(w, now - (l->r->rate ? h->t_int : h->t_start));
 	bt_worker_ops(w, 1);
 	h->nreq++;
@@ -928,6 +937,7 @@ static void hc_event(struct hcl *l, struct hc *h, uint32_t events, uint64_t now)
 		}
 		bt_worker_count(l->w, M_CONNS, 1);
 		bt_worker_count(l->w, M_CONNECT, now - h->t_conn);
+		bt_lat_record_ch(l->w, CH_CONNECT, now - h->t_conn);
 		hc_send(l, h, now);
 		return;
 	case S_SENDING:
@@ -1119,6 +1129,7 @@ const struct bt_workload bt_wl_http = {
 	.unit = "requests",
 	.lat_what = "closed loop: request start -> reply; open loop (rate=): intended send -> reply "
 		    "(coordinated omission corrected; service is from the actual start)",
+	.lat_channels = http_lat_channels,
 	.servers = spawnable,
 	.params = params,
 	.nparams = P_COUNT,

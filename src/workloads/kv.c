@@ -811,6 +811,14 @@ static void client_drop(struct client *cl, int kind, const char *msg)
 	cl->down_until = bt_now_ns() + cl->backoff;
 }
 
+/*
+ * The extra latency channels: each answered request's service time (from
+ * its actual send, so without rate='s queueing) by operation, beside the
+ * main histogram of every request from its intended send.
+ */
+enum { CH_INCR = 1, CH_READ = 2 };
+static const char *const kv_lat_channels[] = { "incr", "read", NULL };
+
 /* Count one request's outcome; -1 when on_error=stop ends the rep. */
 static int account(struct client *cl, int op, const struct kv_res *r, uint64_t service_ns,
 		   uint64_t lat_ns, struct kv_wres *wr)
@@ -834,6 +842,7 @@ static int account(struct client *cl, int op, const struct kv_res *r, uint64_t s
 		wr->incr_ok++;
 		bt_worker_count(w, M_INCR, 1);
 		bt_worker_count(w, M_INCR_TIME, service_ns);
+		bt_lat_record_ch(w, CH_INCR, service_ns);
 		if (r->created)
 			bt_worker_count(w, M_CREATED, 1);
 		if (cl->s->cf.background && cl->s->backend == B_GEARMAN)
@@ -841,6 +850,7 @@ static int account(struct client *cl, int op, const struct kv_res *r, uint64_t s
 	} else {
 		bt_worker_count(w, M_READS, 1);
 		bt_worker_count(w, M_READ_TIME, service_ns);
+		bt_lat_record_ch(w, CH_READ, service_ns);
 		if (r->value)
 			bt_worker_count(w, M_HITS, 1);
 	}
@@ -1130,6 +1140,7 @@ const struct bt_workload bt_wl_kv = {
 	.title = "page-view counters: increment one key, read another (inproc, memcached, redis, gearman)",
 	.unit = "requests",
 	.lat_what = "per request from its send; rate=: from its intended send (CO-corrected)",
+	.lat_channels = kv_lat_channels,
 	.servers = spawnable,
 	.params = params,
 	.nparams = P_COUNT,
