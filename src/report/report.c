@@ -689,6 +689,66 @@ static void write_status(FILE *f, const struct bt_results *res)
 		res->error[0] ? ")" : "");
 }
 
+
+/* One grid in the format asked: text (md 0) or Markdown (md 1). */
+static void print_grid(FILE *f, const struct bt_grid *g, int md)
+{
+	if (md)
+		bt_grid_print_md(f, g);
+	else
+		bt_grid_print_text(f, g);
+}
+
+/* Latency block k (0: the main histogram, else extra channel k) under its title. */
+static int write_latency_block(FILE *f, const struct bt_results *res, int k, int md)
+{
+	struct bt_grid lg = { 0 };
+	int rc;
+
+	if (k == 0 ? !any_hist(res) : !any_ch_hist(res, k))
+		return 0;
+	rc = latency_grid(res, k, md, &lg);
+	if (rc == 0) {
+		if (k == 0)
+			fprintf(f, "\nlatency%s%s\n", res->lat_what[0] ? ": " : "", res->lat_what);
+		else
+			fprintf(f, "\nlatency, %s\n", res->ch_names[k - 1]);
+		if (md)
+			fputc('\n', f);
+		print_grid(f, &lg, md);
+	}
+	bt_grid_free(&lg);
+	return rc;
+}
+
+/*
+ * What text and Markdown print under the main table, in order: time per
+ * cell, metrics, the latency blocks (main, then each channel), the checks
+ * and how the session ended.
+ */
+static int write_sections(FILE *f, const struct bt_results *res, const struct layout *l, int md)
+{
+	struct bt_grid cg = { 0 };
+	int rc;
+
+	rc = cpu_grid(res, md, &cg);
+	if (rc == 0) {
+		cpu_title(f, res, md);
+		print_grid(f, &cg, md);
+	}
+	bt_grid_free(&cg);
+	if (rc < 0)
+		return rc;
+	rc = write_metrics_section(f, res, l, md);
+	for (int k = 0; rc == 0 && k <= res->nch && k <= BT_RES_LAT_CH; k++)
+		rc = write_latency_block(f, res, k, md);
+	if (rc < 0)
+		return rc;
+	write_checks(f, res, md);
+	write_status(f, res);
+	return 0;
+}
+
 static int write_text(FILE *f, const struct bt_results *res)
 {
 	struct layout l;
@@ -746,51 +806,7 @@ static int write_text(FILE *f, const struct bt_results *res)
 	for (int r = 1; r < g.rows; r++)
 		bt_grid_text_row(f, &g, r);
 	write_marks(f, res, 0);
-
-	{
-		struct bt_grid cg = { 0 };
-
-		rc = cpu_grid(res, 0, &cg);
-		if (rc == 0) {
-			cpu_title(f, res, 0);
-			bt_grid_print_text(f, &cg);
-		}
-		bt_grid_free(&cg);
-		if (rc < 0)
-			goto out;
-	}
-	rc = write_metrics_section(f, res, &l, 0);
-	if (rc < 0)
-		goto out;
-
-	if (any_hist(res)) {
-		struct bt_grid lg = { 0 };
-
-		rc = latency_grid(res, 0, 0, &lg);
-		if (rc == 0) {
-			fprintf(f, "\nlatency%s%s\n", res->lat_what[0] ? ": " : "", res->lat_what);
-			bt_grid_print_text(f, &lg);
-		}
-		bt_grid_free(&lg);
-		if (rc < 0)
-			goto out;
-	}
-	for (int k = 1; k <= res->nch && k <= BT_RES_LAT_CH; k++) {
-		struct bt_grid lg = { 0 };
-
-		if (!any_ch_hist(res, k))
-			continue;
-		rc = latency_grid(res, k, 0, &lg);
-		if (rc == 0) {
-			fprintf(f, "\nlatency, %s\n", res->ch_names[k - 1]);
-			bt_grid_print_text(f, &lg);
-		}
-		bt_grid_free(&lg);
-		if (rc < 0)
-			goto out;
-	}
-	write_checks(f, res, 0);
-	write_status(f, res);
+	rc = write_sections(f, res, &l, 0);
 out:
 	bt_grid_free(&g);
 	layout_free(&l);
@@ -812,49 +828,7 @@ static int write_markdown(FILE *f, const struct bt_results *res)
 	fputc('\n', f);
 	bt_grid_print_md(f, &g);
 	write_marks(f, res, 1);
-	{
-		struct bt_grid cg = { 0 };
-
-		rc = cpu_grid(res, 1, &cg);
-		if (rc == 0) {
-			cpu_title(f, res, 1);
-			bt_grid_print_md(f, &cg);
-		}
-		bt_grid_free(&cg);
-		if (rc < 0)
-			goto out;
-	}
-	rc = write_metrics_section(f, res, &l, 1);
-	if (rc < 0)
-		goto out;
-	if (any_hist(res)) {
-		struct bt_grid lg = { 0 };
-
-		rc = latency_grid(res, 0, 1, &lg);
-		if (rc == 0) {
-			fprintf(f, "\nlatency%s%s\n\n", res->lat_what[0] ? ": " : "", res->lat_what);
-			bt_grid_print_md(f, &lg);
-		}
-		bt_grid_free(&lg);
-		if (rc < 0)
-			goto out;
-	}
-	for (int k = 1; k <= res->nch && k <= BT_RES_LAT_CH; k++) {
-		struct bt_grid lg = { 0 };
-
-		if (!any_ch_hist(res, k))
-			continue;
-		rc = latency_grid(res, k, 1, &lg);
-		if (rc == 0) {
-			fprintf(f, "\nlatency, %s\n\n", res->ch_names[k - 1]);
-			bt_grid_print_md(f, &lg);
-		}
-		bt_grid_free(&lg);
-		if (rc < 0)
-			goto out;
-	}
-	write_checks(f, res, 1);
-	write_status(f, res);
+	rc = write_sections(f, res, &l, 1);
 out:
 	bt_grid_free(&g);
 	layout_free(&l);
