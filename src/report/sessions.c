@@ -776,17 +776,16 @@ static int make_dirs(const char *dir, struct bt_err *err)
 	return 0;
 }
 
-int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
+/*
+ * One .hgrm per cell that has latencies, DIR/PREFIXcell-N-label.hgrm, each
+ * created exclusively or replacing a regular file by rename (no symlink
+ * followed). Returns how many were written, or negative errno with err set.
+ */
+static int write_hgrm_cells(const struct bt_results *res, const char *dir, const char *prefix,
 			    void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err)
 {
-	struct stat st;
 	int written = 0, ret;
 
-	ret = make_dirs(dir, err);
-	if (ret < 0)
-		return ret;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
 	for (int c = 0; c < res->ncells; c++) {
 		const struct bt_hist *h = res->cells[c].hist;
 		char name[160], path[4096];
@@ -795,9 +794,8 @@ int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
 		if (h == NULL || h->total == 0)
 			continue;
 		bt_sessions_hgrm_name(res, c, name, sizeof(name));
-		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-			return bt_err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, name);
-		/* Created exclusively, or replacing a regular file by rename: no symlink followed. */
+		if (snprintf(path, sizeof(path), "%s/%s%s", dir, prefix, name) >= (int)sizeof(path))
+			return bt_err_set(err, -ENAMETOOLONG, "%s/%s%s: path too long", dir, prefix, name);
 		ret = bt_file_out_open(&fo, path, err);
 		if (ret < 0)
 			return ret;
@@ -814,6 +812,20 @@ int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
 			cb(path, arg);
 	}
 	return written;
+}
+
+int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
+			    void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err)
+{
+	struct stat st;
+	int ret;
+
+	ret = make_dirs(dir, err);
+	if (ret < 0)
+		return ret;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
+	return write_hgrm_cells(res, dir, "", cb, arg, err);
 }
 
 void bt_sessions_write_header(FILE *f, const struct bt_results *res, enum bt_format fmt,
@@ -892,7 +904,8 @@ int bt_sessions_export_set(const struct bt_results *res, const char *dir, const 
 	};
 	struct stat st;
 	char path[4096];
-	int written = 0, ret;
+	char prefix[300];
+	int ret;
 
 	ret = make_dirs(dir, err);
 	if (ret < 0)
@@ -906,30 +919,6 @@ int bt_sessions_export_set(const struct bt_results *res, const char *dir, const 
 		if (ret < 0)
 			return ret;
 	}
-	for (int c = 0; c < res->ncells; c++) {
-		const struct bt_hist *h = res->cells[c].hist;
-		char name[160];
-		struct bt_file_out fo;
-
-		if (h == NULL || h->total == 0)
-			continue;
-		bt_sessions_hgrm_name(res, c, name, sizeof(name));
-		if (snprintf(path, sizeof(path), "%s/%s-%s", dir, base, name) >= (int)sizeof(path))
-			return bt_err_set(err, -ENAMETOOLONG, "%s/%s-%s: path too long", dir, base, name);
-		ret = bt_file_out_open(&fo, path, err);
-		if (ret < 0)
-			return ret;
-		ret = bt_hist_write_hgrm(h, fo.f, 1000.0, 5);
-		if (ret < 0) {
-			bt_file_out_abort(&fo);
-			return bt_err_set(err, ret, "cannot write %s: %s", path, strerror(-ret));
-		}
-		ret = bt_file_out_commit(&fo, err);
-		if (ret < 0)
-			return ret;
-		written++;
-		if (cb != NULL)
-			cb(path, arg);
-	}
-	return written;
+	snprintf(prefix, sizeof(prefix), "%s-", base);
+	return write_hgrm_cells(res, dir, prefix, cb, arg, err);
 }
