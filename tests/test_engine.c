@@ -182,6 +182,56 @@ static void run_channels(const struct bt_engine_ops *eng, int threads, uint64_t 
 static void test_channels_1(void **s) { run_channels(ENGINE(s), 1, 10001); }
 static void test_channels_8(void **s) { run_channels(ENGINE(s), 8, 80007); }
 
+/*
+ * lat_every=N times 1 call in N, also when a call counts many ops (hash
+ * counts bytes, files count records): a worker counting 64 per call with a
+ * quota of 64 x 1000 calls is timed exactly 100 times at lat_every=10, the
+ * first call included.
+ */
+static int bulk_worker(struct bt_worker *w)
+{
+	while (!bt_worker_stopping(w)) {
+		uint64_t t = bt_lat_begin(w);
+
+		bt_lat_end(w, t);
+		bt_worker_ops(w, 64);
+	}
+	return 0;
+}
+
+static void run_every(const struct bt_engine_ops *eng, int (*worker)(struct bt_worker *),
+		      uint64_t per_call, uint64_t calls, uint32_t every)
+{
+	struct fixture f;
+	struct bt_engine_out out = { 0 };
+	struct bt_err err = { "" };
+
+	null_job(&f, 1);
+	f.job.ops = calls * per_call;
+	f.job.lat_on = 1;
+	out.hist = bt_hist_new();
+	struct bt_engine_cfg cfg = {
+		.engine = eng, .worker = worker, .job = &f.job, .lat_on = 1, .lat_every = every,
+		.clock_cost_ns = 20, .sample_ns = 10000000,
+	};
+	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
+	assert_true(out.ops == calls * per_call);
+	assert_true(out.hist->total == (calls + every - 1) / every);
+	assert_int_equal(out.lat_every, every);
+	bt_hist_free(out.hist);
+	free(out.workers);
+}
+
+static void test_every(void **s)
+{
+	const struct bt_workload *wl = bt_workload_find("null");
+
+	run_every(ENGINE(s), wl->worker, 1, 1000, 10);
+	run_every(ENGINE(s), wl->worker, 1, 1001, 7);
+	run_every(ENGINE(s), bulk_worker, 64, 1000, 10);
+	run_every(ENGINE(s), bulk_worker, 64, 999, 1);
+}
+
 /* A duration stop ends every worker; with lat_every=0 the rate adapts and is reported. */
 static void test_duration(void **state)
 {
@@ -484,6 +534,7 @@ int main(void)
 		BOTH(test_quota_tiny),
 		BOTH(test_duration),
 		BOTH(test_lat_off),
+		BOTH(test_every),
 		BOTH(test_channels_1),
 		BOTH(test_channels_8),
 		BOTH(test_pinning),

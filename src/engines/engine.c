@@ -96,12 +96,32 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
 	want = w->lat_cost_ns / (0.01 * cycle);
 	while (every < 65536 && (double)every < want)
 		every <<= 1;
-	w->lat_every = every;
-	if (w->lat_left > every)
-		w->lat_left = every;
+	w->lat_every = every;	/* the next call (learning) places the next timed one */
 	if (every > w->lat_max_every)
 		w->lat_max_every = every;
 	w->auto_t0 = now;
+}
+
+/*
+ * bt_lat_begin found done at or past lat_next. Right after a timed call, this
+ * call learns how much done grows per call (n, at least 1) and places the
+ * next timed call lat_every calls after the last one; otherwise it times this
+ * call and asks the next to learn.
+ */
+uint64_t bt_lat_due(struct bt_worker *w)
+{
+	if (w->lat_learn) {
+		uint64_t n = w->done > w->lat_mark ? w->done - w->lat_mark : 1;
+
+		w->lat_learn = 0;
+		w->lat_next = w->lat_mark + (uint64_t)w->lat_every * n;
+		if (w->done < w->lat_next)
+			return 0;
+	}
+	w->lat_mark = w->done;
+	w->lat_next = w->done + 1;
+	w->lat_learn = 1;
+	return bt_now_ns();
 }
 
 /*
@@ -325,7 +345,7 @@ static void worker_init(struct bt_engine *e, int i)
 		w->lat_every = cfg->lat_every ? cfg->lat_every : 1;
 		w->lat_max_every = w->lat_every;
 		w->lat_auto = cfg->lat_every == 0;
-		w->lat_left = 1;
+		w->lat_next = 0;	/* the first call is timed */
 		w->lat_cost_ns = 2 * cfg->clock_cost_ns + 20;
 		for (int c = 1; c <= e->nch; c++)
 			w->ch_rec[c - 1] = &e->rec[c * e->n + i];
