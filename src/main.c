@@ -55,6 +55,8 @@ int main(int argc, char **argv)
 		return bt_cmd_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "run"))
 		return bt_cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "explore"))
+		return bt_cmd_explore(argc - 1, argv + 1);
 	if (!strcmp(cmd, "show"))
 		return bt_cmd_show(argc - 1, argv + 1);
 	if (!strcmp(cmd, "sessions"))
@@ -69,6 +71,6 @@ int main(int argc, char **argv)
 		return bt_tui_replay(argc - 1, argv + 1);
 	if (!strcmp(cmd, "doctor"))
 		return bt_cmd_doctor(argc - 1, argv + 1);
-	bt_cli_error("unknown command '%s' (commands: list, run, show, sessions, rerun, compare, export, replay, doctor; see benchtop --help)", cmd);
+	bt_cli_error("unknown command '%s' (commands: list, run, explore, show, sessions, rerun, compare, export, replay, doctor; see benchtop --help)", cmd);
 	return BT_EXIT_USAGE;
 }

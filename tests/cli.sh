@@ -28,7 +28,7 @@ out=$("$BT" --version); rc=$?
 [ $rc -eq 0 ] && [[ "$out" =~ ^benchtop\ [0-9]+\.[0-9]+\.[0-9]+$ ]] && ok "--version" || bad "--version" "$out"
 "$BT" --help | grep -q 'benchtop run WORKLOAD' && ok "--help" || bad "--help"
 "$BT" >/dev/null 2>&1; [ $? -eq 2 ] && ok "no arguments without a terminal: exit 2" || bad "no arguments without a terminal"
-expect_err "unknown command" 2 "benchtop: unknown command 'frobnicate' (commands: list, run, show, sessions, rerun, compare, export, replay, doctor; see benchtop --help)" -- frobnicate
+expect_err "unknown command" 2 "benchtop: unknown command 'frobnicate' (commands: list, run, explore, show, sessions, rerun, compare, export, replay, doctor; see benchtop --help)" -- frobnicate
 
 # list
 out=$("$BT" list)

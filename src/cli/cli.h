@@ -13,6 +13,7 @@
 
 int bt_cmd_list(int argc, char **argv);
 int bt_cmd_run(int argc, char **argv);
+int bt_cmd_explore(int argc, char **argv);
 int bt_cmd_show(int argc, char **argv);
 int bt_cmd_sessions(int argc, char **argv);
 int bt_cmd_rerun(int argc, char **argv);

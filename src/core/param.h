@@ -57,6 +57,26 @@ enum bt_pkind {
  * run (bt_plan_fixed), shown when set to anything else.
  */
 #define BT_PF_QUIET 0x8
+/*
+ * Explore mode (engines/explore.h) may change the value while the load
+ * runs: at the next sample boundary the workers are drained, the rep's
+ * teardown and setup run again with the new value, and the workers restart
+ * (all within one interval). Mark what an experimenter turns while watching:
+ * the worker count, the sync model (lock, notify, wait), pin, the length of
+ * the work.
+ */
+#define BT_PF_LIVE 0x10
+/*
+ * On a BT_PF_WORKERS | BT_PF_LIVE parameter: the workers are independent
+ * peers, and a rep set up for more of them than run costs next to nothing
+ * (no per-worker buffers worth speaking of). Explore then sets the rep up
+ * for spare workers (engines/explore.h: BT_EXPLORE_SPARE) and changes the
+ * count without a restart: a lower value parks workers (they block on a
+ * futex and count nothing), a higher one wakes or starts them. The
+ * workload's worker loop must allow being entered again after it returned
+ * on a stop.
+ */
+#define BT_PF_PARK 0x20
 
 struct bt_param {
 	const char *name;

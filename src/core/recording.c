@@ -495,6 +495,10 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 		if (res->axis_workers[a] && json_array_append_new(axes, jstr(res->axes[a])) != 0)
 			bad = 1;
 	put(o, "worker_axes", axes, &bad);
+	if (res->explore) {
+		put(o, "explore", json_true(), &bad);
+		put(o, "workers_axis", jstr(res->workers_axis), &bad);
+	}
 
 	cells = json_array();
 	for (int c = 0; cells != NULL && c < res->ncells; c++) {
@@ -806,6 +810,37 @@ int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
 	return emit(w, o, bad);
 }
 
+int bt_recw_segment(struct bt_recw *w, const struct bt_results *res, int c)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	if (o == NULL || c < 0 || c >= res->ncells || res->segments == NULL)
+		return emit(w, o, 1);
+	put(o, "type", json_string("segment"), &bad);
+	put(o, "cell", json_integer(c), &bad);
+	put(o, "t", jreal(res->segments[c].t), &bad);
+	put(o, "settings", jstr(res->segments[c].settings), &bad);
+	return emit(w, o, bad);
+}
+
+int bt_recw_change(struct bt_recw *w, const struct bt_change *ch, const char *plan_json)
+{
+	json_t *o = json_object(), *plan = NULL;
+	int bad = 0;
+
+	if (o == NULL)
+		return emit(w, NULL, 1);
+	put(o, "type", json_string("change"), &bad);
+	put(o, "cell", json_integer(ch->cell), &bad);
+	put(o, "t", jreal(ch->t), &bad);
+	put(o, "key", jstr(ch->key), &bad);
+	put(o, "value", jstr(ch->value), &bad);
+	if (plan_json != NULL && (plan = json_loads(plan_json, 0, NULL)) != NULL)
+		put(o, "plan", plan, &bad);
+	return emit(w, o, bad);
+}
+
 int bt_recw_end(struct bt_recw *w, const char *status, const char *error)
 {
 	json_t *o = json_object();
@@ -841,7 +876,7 @@ struct rd {
 static const char *const known_fields[][24] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
 	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "worker_axes", "cells", "metrics",
-	  "lat_channels", NULL },
+	  "lat_channels", "explore", "workers_axis", NULL },
 	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
@@ -850,6 +885,8 @@ static const char *const known_fields[][24] = {
 	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
 	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", "ch_lat", NULL },
 	{ "end", "type", "status", "error", "time", NULL },
+	{ "segment", "type", "cell", "t", "settings", NULL },
+	{ "change", "type", "cell", "t", "key", "value", "plan", NULL },
 };
 
 /* Note what this reader ignores, once per name, so `show` can say so. */
@@ -1308,6 +1345,12 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 	ret = read_worker_axes(rd, hdr, res);
 	if (ret < 0)
 		return ret;
+	if ((ret = get_bool(rd, hdr, "", "explore", &res->explore)) < 0 ||
+	    (ret = get_str(rd, hdr, "", "workers_axis", res->workers_axis,
+			   sizeof(res->workers_axis))) < 0)
+		return ret;
+	if (res->explore && res->ncells > 0)
+		return rd_fail(rd, -EINVAL, "an explore session lists no cells in its header");
 
 	for (int c = 0; c < res->ncells; c++) {
 		json_t *co = json_array_get(cells, (size_t)c), *vals;
@@ -1602,6 +1645,70 @@ static int read_end(struct rd *rd, json_t *o, struct bt_results *res)
 	return 0;
 }
 
+/* Explore: a segment line appends the next cell. */
+static int read_segment(struct rd *rd, json_t *o, struct bt_results *res)
+{
+	char settings[sizeof(res->segments[0].settings)] = "";
+	double t = 0;
+	int c = -1, ret, *counted;
+
+	if (!res->explore)
+		return rd_fail(rd, -EINVAL, "a segment line in a session that is not an explore session");
+	if ((ret = get_i(rd, o, "", "cell", 1, 0, INT_MAX, &c)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "t", &t)) < 0 ||
+	    (ret = get_str(rd, o, "", "settings", settings, sizeof(settings))) < 0)
+		return ret;
+	if (c != res->ncells)
+		return rd_fail(rd, -EINVAL, "segment %d out of order (expected %d)", c, res->ncells);
+	if (res->ncells >= BT_REC_MAX_CELLS)
+		return rd_fail(rd, -EFBIG, "more than %d segments, past the limit", BT_REC_MAX_CELLS);
+	counted = realloc(rd->counted, (size_t)(res->ncells + 2) * sizeof(*counted));
+	if (counted == NULL)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	rd->counted = counted;
+	counted[res->ncells] = counted[res->ncells + 1] = 0;
+	if (bt_results_add_segment(res, t, settings) < 0)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * Explore: a change line, written just before the segment it begins. Its
+ * plan (the values visited so far as a sweep) replaces the header's.
+ */
+static int read_change(struct rd *rd, json_t *o, struct bt_results *res)
+{
+	char key[BT_RES_TEXT] = "", value[BT_RES_TEXT] = "";
+	json_t *plan = json_object_get(o, "plan");
+	double t = 0;
+	int c = -1, ret;
+
+	if (!res->explore)
+		return rd_fail(rd, -EINVAL, "a change line in a session that is not an explore session");
+	if ((ret = get_i(rd, o, "", "cell", 1, 0, INT_MAX, &c)) < 0 ||
+	    (ret = get_dbl(rd, o, "", "t", &t)) < 0 ||
+	    (ret = get_str(rd, o, "", "key", key, sizeof(key))) < 0 ||
+	    (ret = get_str(rd, o, "", "value", value, sizeof(value))) < 0)
+		return ret;
+	if (c < 1 || c > res->ncells)
+		return rd_fail(rd, -EINVAL, "change begins segment %d, expected 1..%d", c, res->ncells);
+	if (key[0] == '\0')
+		return rd_fail(rd, -EINVAL, "field \"key\": empty");
+	if (res->nchanges >= BT_REC_MAX_CELLS)
+		return rd_fail(rd, -EFBIG, "more than %d changes, past the limit", BT_REC_MAX_CELLS);
+	if (bt_results_add_change(res, t, c, key, value) < 0)
+		return rd_fail(rd, -ENOMEM, "out of memory");
+	if (json_is_object(plan)) {
+		char *text = json_dumps(plan, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		if (text == NULL)
+			return rd_fail(rd, -ENOMEM, "out of memory");
+		free(res->plan_json);
+		res->plan_json = text;
+	}
+	return 0;
+}
+
 /* Dispatch one parsed line after the header. Unknown types are skipped. */
 static int read_line(struct rd *rd, json_t *o, struct bt_results *res, int *end_seen)
 {
@@ -1620,6 +1727,10 @@ static int read_line(struct rd *rd, json_t *o, struct bt_results *res, int *end_
 		return read_rep(rd, o, res);
 	if (strcmp(type, "cell") == 0)
 		return read_cell(rd, o, res);
+	if (strcmp(type, "segment") == 0)
+		return read_segment(rd, o, res);
+	if (strcmp(type, "change") == 0)
+		return read_change(rd, o, res);
 	if (strcmp(type, "end") == 0) {
 		*end_seen = 1;
 		return read_end(rd, o, res);
@@ -1749,6 +1860,12 @@ int bt_rec_read(const char *path, struct bt_results *res, struct bt_err *err)
 		goto out;
 	}
 
+	if (res->explore) {
+		/* A change whose segment line was cut off began nothing. */
+		while (res->nchanges > 0 && res->changes[res->nchanges - 1].cell >= res->ncells)
+			res->nchanges--;
+		bt_results_segment_axes(res);
+	}
 	if ((ret = bt_results_summarize_all(res)) < 0) {
 		bt_err_set(err, ret, "%s: cannot summarize the cells", path);
 		goto out;

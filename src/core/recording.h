@@ -103,6 +103,18 @@ int bt_recw_sample(struct bt_recw *w, const struct bt_sample *s);
 int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r);
 int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c);
 int bt_recw_end(struct bt_recw *w, const char *status, const char *error);
+/*
+ * Explore sessions (header "explore": true, no cells, "workers_axis"): a
+ * segment line when segment c begins, {"type":"segment","cell":c,"t":..,
+ * "settings":"threads=4 lock=spin"} (it appends cell c; its sample, rep and
+ * cell lines follow), and before it the change that began it,
+ * {"type":"change","cell":c,"t":..,"key":"threads","value":"4","plan":{...}}
+ * whose plan is the values visited so far as a sweep (it replaces the
+ * header's for show, rerun and export). The reader makes the changed keys
+ * the axes (results.h bt_results_segment_axes).
+ */
+int bt_recw_segment(struct bt_recw *w, const struct bt_results *res, int c);
+int bt_recw_change(struct bt_recw *w, const struct bt_change *ch, const char *plan_json);
 /* Flush and close; returns the recording's first write error (0: all of it is on disk). */
 int bt_recw_close(struct bt_recw *w);
 

@@ -61,6 +61,8 @@ void bt_results_destroy(struct bt_results *res)
 			bt_hist_free(res->cells[c].ch_hist[k]);
 	}
 	free(res->cells);
+	free(res->segments);
+	free(res->changes);
 	free(res->plan_json);
 	memset(res, 0, sizeof(*res));
 }
@@ -671,4 +673,112 @@ char *bt_results_cell_name(const struct bt_results *res, int c, char *buf, size_
 	if (buf[0] == '\0')
 		snprintf(buf, n, "%s", res->workload[0] ? res->workload : "cell");
 	return buf;
+}
+
+int bt_results_add_segment(struct bt_results *res, double t, const char *settings)
+{
+	struct bt_cell *cells;
+	struct bt_segment *segs;
+	int c = res->ncells;
+
+	cells = realloc(res->cells, (size_t)(c + 1) * sizeof(*cells));
+	if (cells == NULL)
+		return -ENOMEM;
+	res->cells = cells;
+	segs = realloc(res->segments, (size_t)(c + 1) * sizeof(*segs));
+	if (segs == NULL)
+		return -ENOMEM;
+	res->segments = segs;
+	memset(&cells[c], 0, sizeof(cells[c]));
+	cells[c].index = c;
+	cells[c].total_reps = 1;
+	segs[c].t = t;
+	snprintf(segs[c].settings, sizeof(segs[c].settings), "%s", settings ? settings : "");
+	res->ncells = c + 1;
+	res->explore = 1;
+	return 0;
+}
+
+int bt_results_add_change(struct bt_results *res, double t, int cell, const char *key,
+			  const char *value)
+{
+	struct bt_change *ch;
+
+	if (grow((void **)&res->changes, res->nchanges, &res->changes_cap, sizeof(*res->changes)) < 0)
+		return -ENOMEM;
+	ch = &res->changes[res->nchanges++];
+	memset(ch, 0, sizeof(*ch));
+	ch->t = t;
+	ch->cell = cell;
+	snprintf(ch->key, sizeof(ch->key), "%s", key);
+	snprintf(ch->value, sizeof(ch->value), "%s", value);
+	return 0;
+}
+
+int bt_settings_get(const char *settings, const char *key, char *val, size_t n)
+{
+	size_t kl = strlen(key);
+	const char *p = settings;
+
+	while (p != NULL && *p) {
+		const char *end = strchr(p, ' ');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len > kl && strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			snprintf(val, n, "%.*s", (int)(len - kl - 1), p + kl + 1);
+			return 0;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	if (n > 0)
+		val[0] = '\0';
+	return -ENOENT;
+}
+
+void bt_results_segment_axes(struct bt_results *res)
+{
+	res->naxes = 0;
+	for (int i = 0; i < res->nchanges && res->naxes < BT_RES_AXES; i++) {
+		int a;
+
+		for (a = 0; a < res->naxes; a++)
+			if (strcmp(res->axes[a], res->changes[i].key) == 0)
+				break;
+		if (a < res->naxes)
+			continue;
+		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", res->changes[i].key);
+		res->axis_workers[a] = res->workers_axis[0] &&
+				       strcmp(res->axes[a], res->workers_axis) == 0;
+		res->naxes++;
+	}
+	for (int c = 0; c < res->ncells; c++) {
+		struct bt_cell *cell = &res->cells[c];
+		size_t o = 0;
+		int seen = 1;
+
+		cell->label[0] = '\0';
+		for (int a = 0; a < res->naxes; a++) {
+			int k;
+
+			if (res->segments == NULL ||
+			    bt_settings_get(res->segments[c].settings, res->axes[a], cell->values[a],
+					    sizeof(cell->values[a])) < 0)
+				snprintf(cell->values[a], sizeof(cell->values[a]), "?");
+			k = snprintf(cell->label + o, sizeof(cell->label) - o, "%s%s=%s", o ? " " : "",
+				     res->axes[a], cell->values[a]);
+			if (k < 0 || (size_t)k >= sizeof(cell->label) - o)
+				break;
+			o += (size_t)k;
+		}
+		/* The same settings again: a segment of its own, told apart by its visit. */
+		for (int d = 0; d < c && res->naxes > 0; d++) {
+			int same = 1;
+
+			for (int a = 0; a < res->naxes && same; a++)
+				same = strcmp(res->cells[d].values[a], cell->values[a]) == 0;
+			seen += same;
+		}
+		if (seen > 1 && o < sizeof(cell->label))
+			snprintf(cell->label + o, sizeof(cell->label) - o, " #%d", seen);
+	}
 }

@@ -173,6 +173,24 @@ struct bt_cell {
 	char verify[BT_ERR_MAX];	/* what its last counted rep's check said ("ok (timeouts: 3)") */
 };
 
+/*
+ * Explore (engines/explore.h): one open-ended run whose settings changed
+ * while it ran. Each steady stretch between two changes is a segment, kept
+ * as a cell of one counted rep; a change is the key=value that began the
+ * next segment.
+ */
+struct bt_segment {
+	double t;			/* when it began: s since the session started */
+	char settings[512];		/* its live-changeable values: "threads=4 lock=spin pin=none" */
+};
+
+struct bt_change {
+	double t;			/* s since the session started */
+	int cell;			/* the segment it began */
+	char key[BT_RES_TEXT];
+	char value[BT_RES_TEXT];
+};
+
 struct bt_results {
 	char version[32];		/* benchtop version that ran it */
 	uint64_t start_unix_ns;
@@ -200,6 +218,12 @@ struct bt_results {
 	char error[BT_ERR_MAX];		/* why it failed or was interrupted; "" */
 	int torn;			/* reader: the last line was cut short */
 	char note[BT_ERR_MAX];		/* reader: what it ignored ("unknown fields: rep.foo"); "" */
+	/* Explore sessions: cells are segments; the axes are the keys that changed. */
+	int explore;
+	struct bt_segment *segments;	/* owned [ncells] when explore */
+	int nchanges, changes_cap;
+	struct bt_change *changes;	/* owned, in time order */
+	char workers_axis[BT_RES_TEXT];	/* the live parameter that counts workers; "" */
 };
 
 /* The shared "ok" of bt_rep.verify in bt_results (never freed). */
@@ -301,6 +325,28 @@ int bt_results_axis_numeric(const struct bt_results *res, int a);
 struct json_t;
 char *bt_results_fixed_of(const struct json_t *plan, char *buf, size_t n);
 char *bt_results_fixed(const char *plan_json, char *buf, size_t n);
+
+/*
+ * Explore: append a segment that began at t (s since the start) with its
+ * live settings ("threads=4 lock=spin"), as cell ncells with one planned
+ * rep. Grows res->cells (pointers into it are stale afterwards). 0 or -ENOMEM.
+ */
+int bt_results_add_segment(struct bt_results *res, double t, const char *settings);
+
+/* Explore: the change key=value at t that began segment cell. 0 or -ENOMEM. */
+int bt_results_add_change(struct bt_results *res, double t, int cell, const char *key,
+			  const char *value);
+
+/*
+ * Explore: make the axes the keys that changed, in the order they first
+ * changed (at most BT_RES_AXES), each cell's values on them from its
+ * settings, and its label from those ("threads=4 lock=spin"; a setting seen
+ * in an earlier segment gets " #2", " #3" ...). With no change, no axes.
+ */
+void bt_results_segment_axes(struct bt_results *res);
+
+/* Key's value in a settings text "k=v k=v" into val; 0, or -ENOENT. */
+int bt_settings_get(const char *settings, const char *key, char *val, size_t n);
 
 /*
  * What to call cell c: its label ("threads=4 lock=spin"); with no swept

@@ -97,8 +97,10 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
 	while (every < 65536 && (double)every < want)
 		every <<= 1;
 	w->lat_every = every;	/* the next call (learning) places the next timed one */
-	if (every > w->lat_max_every)
+	if (every > w->lat_max_every) {
 		w->lat_max_every = every;
+		atomic_store_explicit(&w->c.lat_every, every, memory_order_relaxed);
+	}
 	w->auto_t0 = now;
 }
 

@@ -65,7 +65,8 @@ const struct bt_param bt_common_params[] = {
 		    .flags = BT_PF_NOSWEEP },
 	[C_PIN] = { .name = "pin", .kind = BT_P_STRING, .def = "none",
 		    .help = "CPU pinning: none, compact, scatter or list:0,2,4-7",
-		    .ticks = "none,compact,scatter", .check = bt_pin_check, .flags = BT_PF_QUIET },
+		    .ticks = "none,compact,scatter", .check = bt_pin_check,
+		    .flags = BT_PF_QUIET | BT_PF_LIVE },
 	[C_LAT] = { .name = "lat", .kind = BT_P_BOOL, .def = "on",
 		    .help = "record latencies (an axis: lat=off,on order=interleaved measures what timing costs)",
 		    .flags = BT_PF_QUIET },
@@ -778,33 +779,30 @@ static int64_t reps_planned(const struct bt_plan *pl)
 	return common(pl, C_REPS)->i ? common(pl, C_REPS)->i : common(pl, C_MAX_REPS)->i;
 }
 
-/* Fill the results' header part from the plan, the workload and the machine. */
-static int results_header(struct bt_run *r, struct bt_err *err)
+int bt_run_results_init(struct bt_results *res, const struct bt_workload *wl,
+			const struct bt_plan *pl, int ncells, double clock_cost, struct bt_err *err)
 {
-	const struct bt_plan *pl = &r->plan;
-	struct bt_results *res = &r->res;
-
-	if (bt_results_init(res, pl->ncells) < 0)
+	if (bt_results_init(res, ncells) < 0)
 		return bt_err_set(err, -ENOMEM, "out of memory");
 	snprintf(res->version, sizeof(res->version), "%s", BT_VERSION);
 	res->start_unix_ns = bt_unix_ns();
-	snprintf(res->workload, sizeof(res->workload), "%s", r->wl->name);
-	snprintf(res->unit, sizeof(res->unit), "%s", r->wl->unit);
-	snprintf(res->lat_what, sizeof(res->lat_what), "%s", r->wl->lat_what ? r->wl->lat_what : "");
-	snprintf(res->baseline, sizeof(res->baseline), "%s", r->wl->baseline ? r->wl->baseline : "");
-	res->timer_cost_ns = r->clock_cost;
+	snprintf(res->workload, sizeof(res->workload), "%s", wl->name);
+	snprintf(res->unit, sizeof(res->unit), "%s", wl->unit);
+	snprintf(res->lat_what, sizeof(res->lat_what), "%s", wl->lat_what ? wl->lat_what : "");
+	snprintf(res->baseline, sizeof(res->baseline), "%s", wl->baseline ? wl->baseline : "");
+	res->timer_cost_ns = clock_cost;
 	res->plan_json = bt_plan_to_json(pl);
 	bt_sysinfo_collect(&res->machine);
 	_Static_assert(BT_RES_METRICS == BT_METRICS_MAX, "results and workers agree on the metric count");
 	_Static_assert(BT_RES_LAT_CH == BT_LAT_CH_MAX, "results and workers agree on the channels");
-	for (int k = 0; r->wl->lat_channels != NULL && r->wl->lat_channels[k] != NULL &&
+	for (int k = 0; wl->lat_channels != NULL && wl->lat_channels[k] != NULL &&
 			k < BT_RES_LAT_CH; k++) {
-		snprintf(res->ch_names[k], sizeof(res->ch_names[k]), "%s", r->wl->lat_channels[k]);
+		snprintf(res->ch_names[k], sizeof(res->ch_names[k]), "%s", wl->lat_channels[k]);
 		res->nch = k + 1;
 	}
-	res->nmetrics = (int)r->wl->nmetrics;
+	res->nmetrics = (int)wl->nmetrics;
 	for (int m = 0; m < res->nmetrics; m++) {
-		const struct bt_metric *d = &r->wl->metrics[m];
+		const struct bt_metric *d = &wl->metrics[m];
 		struct bt_metric_info *mi = &res->metrics[m];
 
 		snprintf(mi->name, sizeof(mi->name), "%s", d->name);
@@ -821,6 +819,18 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 		snprintf(res->axes[a], sizeof(res->axes[a]), "%s", pl->params[pl->axes[a]]->name);
 		res->axis_workers[a] = (pl->params[pl->axes[a]]->flags & BT_PF_WORKERS) != 0;
 	}
+	snprintf(res->status, sizeof(res->status), "running");
+	return res->plan_json ? 0 : bt_err_set(err, -ENOMEM, "out of memory");
+}
+
+/* Fill the results' header part from the plan, the workload and the machine. */
+static int results_header(struct bt_run *r, struct bt_err *err)
+{
+	const struct bt_plan *pl = &r->plan;
+	struct bt_results *res = &r->res;
+
+	if (bt_run_results_init(res, r->wl, pl, pl->ncells, r->clock_cost, err) < 0)
+		return -ENOMEM;
 	for (int c = 0; c < pl->ncells; c++) {
 		struct bt_cell *cell = &res->cells[c];
 		int idx[BT_PLAN_MAX_AXES];

@@ -48,6 +48,14 @@ int bt_run_plan_finalize(struct bt_plan *pl, const struct bt_workload *wl, struc
  */
 int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, struct bt_err *err);
 
+/*
+ * The results' header part (version, workload, unit, machine, plan, metric
+ * and channel declarations, axes) with ncells empty cells, as a run of pl
+ * starts: shared by the runner and explore mode. 0 or -ENOMEM with err set.
+ */
+int bt_run_results_init(struct bt_results *res, const struct bt_workload *wl,
+			const struct bt_plan *pl, int ncells, double clock_cost, struct bt_err *err);
+
 #define BT_SNAP_WORKERS 256
 
 enum bt_run_state { BT_RUN_STARTING, BT_RUN_RUNNING, BT_RUN_DONE };

@@ -34,6 +34,7 @@ struct bt_counters {
 	_Atomic uint64_t bytes;
 	_Atomic uint64_t errors;	/* the sum of the error-kind metrics */
 	_Atomic uint64_t metric[BT_METRICS_MAX];	/* by the workload's metric index */
+	_Atomic uint32_t lat_every;	/* lat_max_every as the adaptation leaves it (explore reads it live) */
 };
 
 struct bt_worker {

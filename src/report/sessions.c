@@ -287,6 +287,7 @@ static int read_header(struct bt_session_info *info, const struct scan *s, int *
 			(*reps)[c] = get_ll(r, &k) == 0 && k > 0 && k <= INT_MAX ? (int)k : 0;
 		}
 	}
+	info->explore = json_is_true(json_object_get(hdr, "explore"));
 	axes_summary(json_object_get(hdr, "axes"), cells, info->axes, sizeof(info->axes));
 	bt_results_fixed_of(json_object_get(hdr, "plan"), info->fixed, sizeof(info->fixed));
 out:
@@ -297,9 +298,10 @@ out:
 char *bt_sessions_plan_text(const struct bt_session_info *s, char *buf, size_t n)
 {
 	if (!s->readable || (!s->axes[0] && !s->fixed[0]))
-		snprintf(buf, n, "-");
+		snprintf(buf, n, "%s-", s->explore ? "explore " : "");
 	else
-		snprintf(buf, n, "%s%s%s", s->axes, s->axes[0] && s->fixed[0] ? " " : "", s->fixed);
+		snprintf(buf, n, "%s%s%s%s", s->explore ? "explore " : "", s->axes,
+			 s->axes[0] && s->fixed[0] ? " " : "", s->fixed);
 	/* A listing is one line per session: a long plan ends in "..." at a value's end. */
 	if (strlen(buf) > BT_SESSIONS_PLAN_W && n > BT_SESSIONS_PLAN_W) {
 		char *sp = buf + BT_SESSIONS_PLAN_W - 3;
@@ -329,6 +331,74 @@ struct tally {
 	int *reps;		/* [ncells]: reps planned, from the header */
 	int end_seen;
 };
+
+/* Explore: a segment line adds a cell of one rep. 0 or -ENOMEM. */
+static int add_segment(struct bt_session_info *info, struct tally *t)
+{
+	int n = info->ncells + 1;
+	int *counted = realloc(t->counted, sizeof(int) * (size_t)n);
+	unsigned char *any, *failed;
+	int *reps;
+
+	if (counted == NULL)
+		return -ENOMEM;
+	t->counted = counted;
+	if ((any = realloc(t->any, (size_t)n)) == NULL)
+		return -ENOMEM;
+	t->any = any;
+	if ((failed = realloc(t->failed, (size_t)n)) == NULL)
+		return -ENOMEM;
+	t->failed = failed;
+	if ((reps = realloc(t->reps, sizeof(int) * (size_t)n)) == NULL)
+		return -ENOMEM;
+	t->reps = reps;
+	counted[n - 1] = 0;
+	any[n - 1] = failed[n - 1] = 0;
+	reps[n - 1] = 1;
+	info->ncells = n;
+	return 0;
+}
+
+/*
+ * Explore: a change line carries the plan of the values visited so far:
+ * its axes with their values, and its fixed values, are the session's.
+ */
+static void take_change(struct bt_session_info *info, json_t *o)
+{
+	json_t *plan = json_object_get(o, "plan"), *axes = json_object_get(plan, "axes");
+	json_t *params = json_object_get(plan, "params");
+	size_t used = 0;
+
+	if (!json_is_object(plan))
+		return;
+	info->axes[0] = '\0';
+	for (size_t a = 0; json_is_array(axes) && a < json_array_size(axes); a++) {
+		const char *name = json_string_value(json_array_get(axes, a));
+		json_t *vals = json_object_get(params, name ? name : "");
+		int w;
+
+		if (name == NULL || !json_is_array(vals))
+			continue;
+		w = snprintf(info->axes + used, sizeof(info->axes) - used, "%s%s=", used ? " " : "",
+			     name);
+		for (size_t k = 0; w >= 0 && k < json_array_size(vals); k++) {
+			json_t *v = json_array_get(vals, k);
+			char text[64];
+
+			if (json_is_integer(v))
+				snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+			else
+				snprintf(text, sizeof(text), "%s", json_is_string(v) ? json_string_value(v) : "?");
+			if ((size_t)w < sizeof(info->axes) - used)
+				w += snprintf(info->axes + used + w, sizeof(info->axes) - used - (size_t)w,
+					      "%s%s", k ? "," : "", text);
+		}
+		if (w < 0 || (size_t)w >= sizeof(info->axes) - used)
+			break;
+		used += (size_t)w;
+	}
+	bt_results_fixed_of(plan, info->fixed, sizeof(info->fixed));
+}
 
 static void count_rep(struct bt_session_info *info, struct tally *t, long long cell, int warmup,
 		      int ok)
@@ -374,8 +444,11 @@ static int take_line(struct bt_session_info *info, struct tally *t, const char *
 	const char *type;
 	json_t *o;
 
+	if (info->explore && is_type(line, "segment"))
+		return add_segment(info, t) == 0;
 	if (strncmp(line, "{\"type\":\"", 9) == 0) {
-		if (!is_type(line, "rep") && !is_type(line, "end"))
+		if (!is_type(line, "rep") && !is_type(line, "end") &&
+		    !(info->explore && is_type(line, "change")))
 			return 1;
 		if (is_type(line, "rep") && rep_prefix(info, t, line))
 			return 1;
@@ -390,6 +463,8 @@ static int take_line(struct bt_session_info *info, struct tally *t, const char *
 		info->status[0] = '\0';
 		copy_str(o, "status", info->status, sizeof(info->status));
 		copy_str(o, "error", info->error, sizeof(info->error));
+	} else if (type != NULL && strcmp(type, "change") == 0 && info->explore) {
+		take_change(info, o);
 	} else if (type != NULL && strcmp(type, "rep") == 0) {
 		long long c;
 
@@ -847,6 +922,14 @@ void bt_sessions_write_header(FILE *f, const struct bt_results *res, enum bt_for
 	fprintf(f, "%smachine check: %s (benchtop doctor)\n", lead, check);
 	if (origin != NULL)
 		fprintf(f, "%srecording: %s\n", lead, origin);
+	if (res->explore) {
+		/* What changed when: the segments below are the stretches between. */
+		fprintf(f, "%sexplore: %d segment%s", lead, res->ncells, res->ncells == 1 ? "" : "s");
+		for (int i = 0; i < res->nchanges; i++)
+			fprintf(f, "%s %.1fs %s=%s", i ? "," : "; changes:", res->changes[i].t,
+				res->changes[i].key, res->changes[i].value);
+		fputc('\n', f);
+	}
 	fputc('\n', f);
 }
 

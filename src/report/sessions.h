@@ -38,7 +38,8 @@ struct bt_session_info {
 	char version[32];	/* benchtop that wrote it */
 	char axes[256];		/* "threads=1,2,4 notify=signal,broadcast"; "" with no axes */
 	char fixed[256];	/* the plan's fixed values (bt_results_fixed): "threads=64 work=0" */
-	int ncells;		/* cells in the plan */
+	int ncells;		/* cells in the plan (explore: segments recorded) */
+	int explore;		/* an explore session (engines/explore.h): cells are segments */
 	int cells_done;		/* cells finished (a cell line with all reps); -1 unknown */
 	int cells_failed;	/* cells that ended failed */
 	char status[16];	/* "complete", "interrupted", "failed"; "unreadable" */

@@ -29,9 +29,11 @@ static const char *const hold_choices[] = { "none", "run", "cell", "rep", NULL }
 
 static const struct bt_param params[] = {
 	[P_THREADS] = { .name = "threads", .kind = BT_P_INT, .def = "1", .min = 1, .max = 1024,
-			.help = "workers", .ticks = "1,2,4,8,16,32,64", .flags = BT_PF_WORKERS },
+			.help = "workers", .ticks = "1,2,4,8,16,32,64",
+			.flags = BT_PF_WORKERS | BT_PF_LIVE | BT_PF_PARK },
 	[P_WORK] = { .name = "work", .kind = BT_P_INT, .def = "0", .min = 0, .max = 10000000,
-		     .help = "iterations of a dependent arithmetic loop per op (0 = empty op)" },
+		     .help = "iterations of a dependent arithmetic loop per op (0 = empty op)",
+		     .flags = BT_PF_LIVE },
 	[P_HOLD] = { .name = "hold", .kind = BT_P_ENUM, .def = "none", .choices = hold_choices,
 		     .help = "harness test: hold a scratch file and a child process per run, cell or rep",
 		     .flags = BT_PF_QUIET },

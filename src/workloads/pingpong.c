@@ -44,13 +44,14 @@ static const char *const lock_choices[] = { BT_LOCK_CHOICES, NULL };
 static const struct bt_param params[] = {
 	[P_SYNC] = { .name = "sync", .kind = BT_P_ENUM, .def = "cond", .choices = sync_choices,
 		     .help = "how the token is handed over: cond (lock=, notify=, wait=), spin, futex, pipe, eventfd",
-		     .ticks = "cond,spin,futex,pipe,eventfd" },
+		     .ticks = "cond,spin,futex,pipe,eventfd", .flags = BT_PF_LIVE },
 	[P_LOCK] = { .name = "lock", .kind = BT_P_ENUM, .def = "mutex", .choices = lock_choices,
-		     .help = "sync=cond: the lock" },
+		     .help = "sync=cond: the lock", .flags = BT_PF_LIVE },
 	[P_NOTIFY] = { .name = "notify", .kind = BT_P_ENUM, .def = "signal", .choices = bt_notify_names,
-		       .help = "sync=cond: wake one waiter or all" },
+		       .help = "sync=cond: wake one waiter or all", .flags = BT_PF_LIVE },
 	[P_WAIT] = { .name = "wait", .kind = BT_P_ENUM, .def = "atomic", .choices = bt_wait_names,
-		     .help = "sync=cond: release and wait at once, or release then wait on an event" },
+		     .help = "sync=cond: release and wait at once, or release then wait on an event",
+		     .flags = BT_PF_LIVE },
 	[P_TIMEOUT] = { .name = "timeout", .kind = BT_P_DURATION, .def = "5ms", .min = 1000,
 			.max = 1000000000, .help = "sync=cond wait=separate: the event wait's timeout" },
 };
