@@ -16,6 +16,7 @@
  *   replay.c     a recording played back through the live view, on a replay clock
  *   compare_view.c  two or more recordings compared cell by cell
  *   cast.c       --cast FILE: the terminal output tee'd into an asciicast v2 file
+ *   explore_view.c  explore mode: one open-ended run whose settings change as it runs
  */
 #ifndef BT_TUI_APP_H
 #define BT_TUI_APP_H
@@ -30,6 +31,7 @@
 #include "core/results.h"
 #include "report/sessions.h"
 #include "core/topo.h"
+#include "engines/explore.h"
 #include "engines/runner.h"
 #include "tui/theme.h"
 #include "tui/widgets.h"
@@ -37,7 +39,8 @@
 #define BT_MIN_COLS 80
 #define BT_MIN_ROWS 24
 
-enum bt_screen { SCR_WORKBENCH, SCR_LIVE, SCR_RESULTS, SCR_SESSIONS, SCR_REPLAY, SCR_COMPARE };
+enum bt_screen { SCR_WORKBENCH, SCR_LIVE, SCR_RESULTS, SCR_SESSIONS, SCR_REPLAY, SCR_COMPARE,
+		 SCR_EXPLORE };
 enum bt_pane { PANE_LIST, PANE_FORM };
 
 /* Dirty bits: one per pane; the render step redraws only these. */
@@ -183,6 +186,44 @@ struct bt_cmpview {
 	int scroll, hscroll;
 };
 
+/*
+ * Explore mode (explore_view.c): the explore, and what its screen shows,
+ * filled by the tick from snapshots and results. Series and markers are on
+ * one time axis, s since the explore started.
+ */
+#define BT_XV_LIVE 32	/* live parameters a picker lists, at most */
+struct bt_xview {
+	struct bt_explore *x;		/* running, or ended with its results on screen; NULL */
+	int active;			/* running: the loop ticks it */
+	int ending;			/* q was pressed: it ends at the next sample */
+	int wl;				/* the workload (bt_workloads index) */
+	char record_path[4096];
+	struct bt_explore_snap snap;
+	int have_snap;
+	int nseg;
+	struct bt_live_series *series;	/* [nseg] */
+	char (*labels)[64];		/* [nseg] legend: the segment's cell label */
+	int nsamples_seen;
+	int nmarks;
+	double *mark_x;			/* [nmarks] when each change began its segment */
+	char (*mark_labels)[64];	/* [nmarks] "threads=4" */
+	struct bt_hist *hist;		/* the running segment's latencies so far */
+	int hist_seg;			/* -1: none */
+	double window;			/* the chart's span, s; 0: everything */
+	double now_x;			/* the latest sample's x */
+	char fixed[256];		/* the plan's fixed values */
+	char unit[32];
+	int nlive, live[BT_XV_LIVE];	/* the live parameters (plan indexes) */
+	int workers;			/* plan index of the live worker count, or -1 */
+	struct bt_plan plan;		/* the settings as started (schemas, choices) */
+	int pick;			/* picker: 0 closed, 1 the parameters, 2 one's values */
+	int pick_direct;		/* opened on the values by a key: Esc closes it */
+	int pick_param;			/* index in live[] */
+	int pick_cursor;
+	char pick_vals[16][BT_VALUE_TEXT];	/* level 2: the values offered */
+	int npick_vals;
+};
+
 /* The row kinds of the workload list. */
 struct bt_list_item {
 	const char *group;	/* a group heading when wl < 0 */
@@ -240,6 +281,7 @@ struct bt_app {
 	struct bt_sessview ss;
 	struct bt_replay rp;
 	struct bt_cmpview cv;
+	struct bt_xview xv;
 	char res_path[4096];		/* the recording a->res came from, when not a->run's */
 	enum bt_screen res_back;	/* where Esc on the results screen goes */
 
@@ -416,6 +458,21 @@ int bt_cv_open(struct bt_app *a, const char *const *paths, int n, struct bt_err 
 int bt_cv_key(struct bt_app *a, int ch);
 void bt_cv_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
 void bt_cv_free(struct bt_app *a);
+
+/* --- explore_view.c ----------------------------------------------------- */
+
+/* x on the workbench: explore the form's settings (no sweep, no reps). */
+void bt_xv_start(struct bt_app *a);
+/* Per refresh tick while it runs: snapshot, new samples and changes; at its end the results. */
+void bt_xv_tick(struct bt_app *a);
+/* A key on the explore screen; 1 when used (q and Esc end it, + - digits c l n w p s z change). */
+int bt_xv_key(struct bt_app *a, int ch);
+/* The status-line prompt 'x' ended with text (a typed value for the picked parameter). */
+void bt_xv_prompt_done(struct bt_app *a, const char *text);
+void bt_xv_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
+/* Stop and wait (quitting): the recording is complete. */
+void bt_xv_abort(struct bt_app *a);
+void bt_xv_free(struct bt_app *a);
 
 /* --- cast.c -------------------------------------------------------------- */
 

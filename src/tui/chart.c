@@ -430,6 +430,50 @@ static void draw_xlabels(WINDOW *win, struct bt_rect plot, int axis_y, int label
 	}
 }
 
+/* The markers' columns, or -1 for one outside the x range. */
+static int marker_col(const struct frame *f, const struct grid *g, double x)
+{
+	double lx;
+
+	if (!xval(f, x, &lx) || lx < f->xmin || lx > f->xmax)
+		return -1;
+	return x_col(f, g, lx);
+}
+
+static void draw_markers(WINDOW *win, struct bt_rect plot, const struct bt_chart_model *m,
+			 const struct frame *f, const struct grid *g)
+{
+	for (int k = 0; k < m->nmarkers; k++) {
+		const struct bt_chart_marker *mk = &m->markers[k];
+		int col = marker_col(f, g, mk->x), end = g->pw;
+		const char *label = mk->label, *eq;
+
+		if (col < 0 || col >= g->pw)
+			continue;
+		for (int y = 0; y < g->ph; y++) {
+			size_t i = (size_t)y * g->pw + col;
+
+			if (!g->dots[i] && !g->idots[i])
+				bt_cell_draw(win, plot, y, col, g->utf8 ? 0x2502 : '|',
+					     bt_role_attr(ROLE_DIM));
+		}
+		for (int j = k + 1; j < m->nmarkers; j++) {
+			int c = marker_col(f, g, m->markers[j].x);
+
+			if (c > col) {
+				end = c;
+				break;
+			}
+		}
+		if (label == NULL)
+			continue;
+		if (bt_text_width(label, g->utf8) > end - col - 1 && (eq = strchr(label, '=')) != NULL)
+			label = eq + 1;
+		if (bt_text_width(label, g->utf8) <= end - col - 1)
+			bt_text_draw(win, plot, 0, col + 1, label, bt_role_attr(ROLE_LABEL), g->utf8);
+	}
+}
+
 void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *model, int utf8)
 {
 	struct bt_chart_model mm;
@@ -533,6 +577,7 @@ void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m
 			}
 		}
 	}
+	draw_markers(win, plot, m, &f, &g);
 	if (npix == 0 && plot.w >= 7)
 		bt_text_draw(win, plot, plot.h / 2, (plot.w - 7) / 2, "no data",
 			     bt_role_attr(ROLE_DIM), utf8);

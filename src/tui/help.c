@@ -24,6 +24,7 @@ static const char *const help_text[] = {
 	"0-9       type a number          a,b,c    typed lists sweep",
 	"?         the field's whole help, range, default and an example",
 	"r F5      run the sweep          S / L    save / list plans (p: a path)",
+	"x         explore: one open-ended run, change settings as it goes",
 	"v         last results",
 	"=Live view",
 	"Esc s     stop the sweep now (the recording ends \"interrupted\")",
@@ -43,6 +44,11 @@ static const char *const help_text[] = {
 	"[ ]       previous / next cell   Left/Right  the same",
 	"Home g    from the start         v End    to the results",
 	"Esc       back to the sessions   (reps under 1 s are shown for 1 s)",
+	"=Explore",
+	"+ -       one thread more / fewer  0-9   type the thread count",
+	"c Enter   change a live setting  l n w p  lock, notify, wait, pin",
+	"s         the values visited into the form as a sweep; save it",
+	"z         chart span: 30 s, 2 min, all   q Esc  end: the segments' results",
 	"=Compare",
 	"Up/Down PgUp/PgDn  scroll        Left/Right  pan      Esc  back",
 	NULL,
@@ -60,7 +66,7 @@ static int key_len(const char *t)
 static int section_on(const char *name, enum bt_screen scr)
 {
 	static const char *const of[] = { "Workbench", "Live view", "Results", "Sessions", "Replay",
-					  "Compare" };
+					  "Compare", "Explore" };
 
 	return !strcmp(name, "Everywhere") || !strcmp(name, of[scr]);
 }

@@ -90,7 +90,7 @@ static void next_theme(struct bt_app *a)
 static void draw_header(WINDOW *w, const struct bt_app *a)
 {
 	static const char *const names[] = { "Workbench", "Live", "Results", "Sessions", "Replay",
-					     "Compare" };
+					     "Compare", "Explore" };
 	const struct bt_workload *wl = bt_workloads[a->screen == SCR_WORKBENCH ? a->wl_sel : a->run_wl];
 	char buf[512];
 
@@ -253,6 +253,12 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "Space", "Pause", 0 }, { "1/2/8", "Speed", 0 }, { "[ ]", "Cell", 0 },
 		{ "Home", "Restart", 0 }, { "v", "End", 1 }, { "Esc", "Back", 0 }, { "?", "Help", 1 },
 		{ "q", "Quit", 1 }, { 0, 0, 0 } };
+	static const struct key_help explore[] = {
+		{ "+/-", "Threads", 0 }, { "0-9", "Set", 1 }, { "c", "Change", 0 },
+		{ "l/n/w/p", "Lock/notify/wait/pin", 1 }, { "s", "Save plan", 0 }, { "z", "Span", 1 },
+		{ "q/Esc", "End", 0 }, { "?", "Help", 0 }, { 0, 0, 0 } };
+	static const struct key_help picker[] = {
+		{ "Up/Dn", "Move", 0 }, { "Enter", "Pick", 0 }, { "Esc", "Back", 0 }, { 0, 0, 0 } };
 	static const struct key_help compare[] = {
 		{ "Up/Dn", "Scroll", 0 }, { "PgUp/Dn", "Page", 1 }, { "Left/Right", "Pan", 1 },
 		{ "Esc", "Back", 0 }, { "?", "Help", 1 }, { "q", "Quit", 0 }, { 0, 0, 0 } };
@@ -275,6 +281,8 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		k = replay;
 	else if (a->screen == SCR_COMPARE)
 		k = compare;
+	else if (a->screen == SCR_EXPLORE)
+		k = a->xv.pick ? picker : explore;
 	else if (a->form.chooser)
 		k = chooser;
 	else if (a->form.editing)
@@ -403,6 +411,9 @@ static void render(struct bt_app *a)
 	case SCR_COMPARE:
 		bt_cv_draw(stdscr, a, d, area);
 		break;
+	case SCR_EXPLORE:
+		bt_xv_draw(stdscr, a, d, area);
+		break;
 	}
 	if (d & DIRTY_HEADER)
 		draw_header(stdscr, a);
@@ -445,6 +456,8 @@ static void prompt_key(struct bt_app *a, int ch)
 		bt_resview_export(a, a->prompt_ed.buf);
 	else if (kind == 'S')
 		bt_wb_save_plan(a, a->prompt_ed.buf, 0);
+	else if (kind == 'x')
+		bt_xv_prompt_done(a, a->prompt_ed.buf);
 	else
 		bt_wb_load_plan(a, a->prompt_ed.buf);
 }
@@ -582,6 +595,8 @@ static void handle_key(struct bt_app *a, int ch)
 		a->dirty |= DIRTY_FORM;
 		return;
 	}
+	if (a->screen == SCR_EXPLORE && bt_xv_key(a, ch))
+		return;
 	switch (ch) {
 	case KEY_F(1):
 	case '?':
@@ -662,6 +677,8 @@ static void handle_key(struct bt_app *a, int ch)
 		}
 		bt_cv_key(a, ch);
 		return;
+	case SCR_EXPLORE:
+		return;
 	case SCR_WORKBENCH:
 		break;
 	}
@@ -669,6 +686,9 @@ static void handle_key(struct bt_app *a, int ch)
 	case 'r':
 	case KEY_F(5):
 		bt_live_start(a);
+		return;
+	case 'x':
+		bt_xv_start(a);
 		return;
 	case 'S': {
 		char dir[4096], path[4200];
@@ -788,7 +808,7 @@ static void loop(struct bt_app *a)
 		if (a->screen == SCR_WORKBENCH)
 			bt_form_validate(a);
 		render(a);
-		if (a->running || bt_replay_playing(a)) {
+		if (a->running || bt_replay_playing(a) || a->xv.active) {
 			uint64_t now = bt_now_ns();
 
 			timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
@@ -804,11 +824,13 @@ static void loop(struct bt_app *a)
 			if (a->quit)
 				break;
 		}
-		if (a->running || bt_replay_playing(a)) {
+		if (a->running || bt_replay_playing(a) || a->xv.active) {
 			uint64_t now = bt_now_ns();
 
 			if (now >= next) {
-				if (a->running)
+				if (a->xv.active)
+					bt_xv_tick(a);
+				else if (a->running)
 					bt_live_tick(a);
 				else
 					bt_replay_tick(a);
@@ -955,6 +977,7 @@ static int tui_session(int argc, char **argv, int replaying)
 
 	/* q or a signal during a run: stop it; the recording ends "interrupted". */
 	bt_live_abort(a);
+	bt_xv_abort(a);	/* an explore ends at its next sample: its recording is complete */
 	endwin();
 	delscreen(g_screen);
 	g_screen = NULL;
@@ -966,10 +989,14 @@ static int tui_session(int argc, char **argv, int replaying)
 
 		fprintf(stderr, "benchtop: recorded %s (%s)\n", a->record_path, res->status);
 	}
+	if (a->xv.x != NULL)
+		fprintf(stderr, "benchtop: recorded %s (explore, %d segments)\n", a->xv.record_path,
+			bt_explore_results(a->xv.x)->ncells);
 	/* q is the user's normal way out (0); a signal ends it like the CLI's run (130). */
 	if (bt_front_signalled())
 		status = BT_EXIT_INTERRUPTED;
 	bt_resview_free(a);
+	bt_xv_free(a);
 	bt_replay_free(a);
 	bt_cv_free(a);
 	bt_ss_free(a);

@@ -64,6 +64,12 @@ struct bt_series {
 	const char *label;	/* legend */
 };
 
+/* A vertical line across the plot at x, its label at the top (explore: a change). */
+struct bt_chart_marker {
+	double x;
+	const char *label;	/* "threads=4"; NULL: none */
+};
+
 struct bt_chart_model {
 	const char *yunit;	/* "items/s": the y axis labels are SI-scaled ("1.2M") */
 	const char *xunit;	/* "s" */
@@ -74,6 +80,8 @@ struct bt_chart_model {
 	const struct bt_series *series;
 	const struct bt_series *ideal;	/* optional dashed reference line, ROLE_IDEAL */
 	int glyphs;		/* no colour (NO_COLOR): each series in its own glyph */
+	int nmarkers;		/* vertical markers, in x order (may be 0) */
+	const struct bt_chart_marker *markers;
 };
 
 /*
@@ -94,6 +102,12 @@ int bt_chart_glyph(int i, int utf8);
  * model.glyphs the series are told apart by glyph (bt_chart_glyph), not role.
  */
 void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m, int utf8);
+/*
+ * Markers (model.markers) are drawn as a dim vertical line (│ or |) through
+ * the plot's empty cells, each labelled on the top row right of its line,
+ * up to the next marker: the whole label when it fits, else its value (the
+ * part after '='), else nothing.
+ */
 
 /* The nice axis ceiling used for data max v (1, 2, 2.5, 5 x 10^k >= v); exported for tests. */
 double bt_chart_nice_ceiling(double v);
