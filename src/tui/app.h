@@ -123,6 +123,10 @@ struct bt_live {
 	char unit[32];			/* what an op is ("items") */
 	double xmax_fixed;		/* the chart's x range when known ahead; 0: follow the data */
 	int lat_off;			/* the plan (or every recorded rep) has lat=off */
+	/* An explore recording: the change that began each cell, and a marker where it is drawn. */
+	char (*cell_mark)[64];		/* [ncells] "threads=4"; "" none; NULL: not explore */
+	double *mark_x;			/* [ncells] */
+	int nmarks;
 };
 
 /* The sessions screen: the recordings of one directory, newest first. */

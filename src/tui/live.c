@@ -27,6 +27,8 @@ void bt_live_free(struct bt_app *a)
 	}
 	free(l->series);
 	free(l->labels);
+	free(l->cell_mark);
+	free(l->mark_x);
 	bt_hist_free(l->hist);
 	bt_hist_free(l->cur);
 	bt_hist_free(l->shown);
@@ -91,6 +93,7 @@ void bt_live_reset(struct bt_live *l)
 	if (l->shown)
 		bt_hist_reset(l->shown);
 	l->prev_cell = l->prev_rep = -1;
+	l->nmarks = 0;
 	l->hist_cell = -1;
 	l->done_cell = l->done_rep = -1;
 	l->cur_cell = l->cur_rep = -1;
@@ -146,6 +149,15 @@ int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int wa
 	}
 	snprintf(l->wl_name, sizeof(l->wl_name), "%s", res->workload);
 	snprintf(l->unit, sizeof(l->unit), "%s", res->unit[0] ? res->unit : "ops");
+	if (res->explore && res->ncells > 0) {
+		/* Where a change began a segment, the chart draws a labelled line (as explore did). */
+		l->cell_mark = calloc((size_t)res->ncells, sizeof(*l->cell_mark));
+		l->mark_x = calloc((size_t)res->ncells, sizeof(*l->mark_x));
+		for (int i = 0; l->cell_mark && i < res->nchanges; i++)
+			if (res->changes[i].cell >= 0 && res->changes[i].cell < res->ncells)
+				snprintf(l->cell_mark[res->changes[i].cell], sizeof(l->cell_mark[0]),
+					 "%s=%s", res->changes[i].key, res->changes[i].value);
+	}
 	/* Off only when reps say so: a recording without finished reps may still have had them on. */
 	l->lat_off = res->nreps > 0;
 	for (int k = 0; k < res->nreps; k++)
@@ -300,6 +312,8 @@ unsigned bt_live_feed_sample(struct bt_live *l, const struct bt_sample *s)
 		l->prev_t = 0;
 		l->prev_cell = s->cell;
 		l->prev_rep = s->rep;
+		if (l->cell_mark && l->mark_x && l->cell_mark[s->cell][0] && l->nmarks < l->ncells)
+			l->mark_x[l->nmarks++] = l->offset;
 	}
 	l->prev_t = s->t;
 	return bt_live_add_sample(l, s, l->offset + s->t);
@@ -577,7 +591,21 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	m.nseries = l->ncells;
 	m.glyphs = !a->color;
 	m.series = ser;
-	bt_chart_draw(w, in, &m, a->utf8);
+	{
+		struct bt_chart_marker mk[64];
+		int nm = 0;
+
+		/* An explore recording's changes: the k-th marker is the k-th cell with one. */
+		for (int c = 0; l->cell_mark && c < l->ncells && nm < l->nmarks && nm < 64; c++)
+			if (l->cell_mark[c][0]) {
+				mk[nm].x = l->mark_x[nm];
+				mk[nm].label = l->cell_mark[c];
+				nm++;
+			}
+		m.nmarkers = nm;
+		m.markers = mk;
+		bt_chart_draw(w, in, &m, a->utf8);
+	}
 	free(ser);
 }
 
