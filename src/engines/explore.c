@@ -1244,7 +1244,8 @@ static int next_gen(struct bt_explore *x)
 	if (gen_prepare(x, &err) < 0 || gen_grow(x->g, gen_want(x, x->g), &err) < 0) {
 		take_sample(x);
 		seg_close(x);
-		fail(x, "setup", err.msg);
+		if (!atomic_load(&x->abort))	/* a stop made a long setup give up: the end */
+			fail(x, "setup", err.msg);
 		return -EIO;
 	}
 	return 0;
@@ -1266,7 +1267,8 @@ static void *explore_main(void *arg)
 	const char *status;
 
 	if (run_open(x, &err) < 0 || cell_open(x, &err) < 0 || gen_prepare(x, &err) < 0) {
-		fail(x, "setup", err.msg);
+		if (!atomic_load(&x->abort))
+			fail(x, "setup", err.msg);
 		goto out;
 	}
 	if (seg_open(x, NULL, 0, gen_want(x, x->g)) < 0 || gen_grow(x->g, gen_want(x, x->g), &err) < 0) {

@@ -624,43 +624,60 @@ struct xv_layout {
 	struct bt_rect top, chart, histo, bars, cpu;
 };
 
+/*
+ * As the live view: a line saying where it is, the chart, then latency,
+ * threads and CPU side by side. Below 30 rows the line becomes the chart's
+ * title, so that the chart keeps rows to show the curve.
+ */
 static struct xv_layout layout(struct bt_rect area)
 {
 	struct xv_layout L;
-	int rest = area.h - 3, ch = rest * 11 / 20, bh = rest - ch;
+	int top = area.h >= 30 ? 3 : 0;
+	int rest = area.h - top, ch = rest * 11 / 20, bh = rest - ch;
 	int wh = area.w * 2 / 5, wb = area.w * 7 / 20;
 
-	L.top = (struct bt_rect){ area.y, area.x, 3, area.w };
-	L.chart = (struct bt_rect){ area.y + 3, area.x, ch, area.w };
-	L.histo = (struct bt_rect){ area.y + 3 + ch, area.x, bh, wh };
-	L.bars = (struct bt_rect){ area.y + 3 + ch, area.x + wh, bh, wb };
-	L.cpu = (struct bt_rect){ area.y + 3 + ch, area.x + wh + wb, bh, area.w - wh - wb };
+	L.top = (struct bt_rect){ area.y, area.x, top, area.w };
+	L.chart = (struct bt_rect){ area.y + top, area.x, ch, area.w };
+	L.histo = (struct bt_rect){ area.y + top + ch, area.x, bh, wh };
+	L.bars = (struct bt_rect){ area.y + top + ch, area.x + wh, bh, wb };
+	L.cpu = (struct bt_rect){ area.y + top + ch, area.x + wh + wb, bh, area.w - wh - wb };
 	return L;
 }
 
-static void draw_top(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+/* "segment 5  63.1M updates/s  11.6s  threads=4 lock=spin ...": where it is. */
+static void where_text(const struct bt_app *a, char *buf, size_t n)
 {
 	const struct bt_xview *v = &a->xv;
 	const struct bt_explore_snap *s = &v->snap;
-	char title[512], line[512], rate[32], more[64] = "";
-	struct bt_rect in;
+	char rate[32], more[64] = "";
 	int seg = s->segment;
 
-	bt_app_clear(w, r);
-	snprintf(title, sizeof(title), "Exploring %s%s%s  (q ends)", bt_workloads[v->wl]->name,
-		 v->fixed[0] ? " " : "", v->fixed);
-	in = bt_box_draw(w, r, title, 0, a->utf8);
-	if (in.h <= 0 || !v->have_snap)
-		return;
 	if (v->ending)
 		snprintf(more, sizeof(more), "  ending...");
 	else if (s->pending > 0)
 		snprintf(more, sizeof(more), "  %d change%s waiting", s->pending,
 			 s->pending == 1 ? "" : "s");
 	/* What moves first, then the settings: a narrow screen cuts the settings' tail. */
-	snprintf(line, sizeof(line), "segment %d  %s %s/s  %.1fs%s  %s", seg + 1,
+	snprintf(buf, n, "segment %d  %s %s/s  %.1fs%s  %s", seg + 1,
 		 bt_fmt_si(s->last.cell == seg ? s->last.ops_s : 0, rate, sizeof(rate)), v->unit,
 		 s->elapsed_s, more, s->settings);
+}
+
+static void draw_top(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+{
+	const struct bt_xview *v = &a->xv;
+	char title[512], line[512];
+	struct bt_rect in;
+
+	if (r.h <= 0)
+		return;
+	bt_app_clear(w, r);
+	snprintf(title, sizeof(title), "Exploring %s%s%s  (q ends)", bt_workloads[v->wl]->name,
+		 v->fixed[0] ? " " : "", v->fixed);
+	in = bt_box_draw(w, r, title, 0, a->utf8);
+	if (in.h <= 0 || !v->have_snap)
+		return;
+	where_text(a, line, sizeof(line));
 	bt_app_put(w, in.y, in.x, in.w, ROLE_VALUE, line);
 }
 
@@ -704,7 +721,8 @@ static void draw_picker(WINDOW *w, struct bt_rect chart, const struct bt_app *a)
 	}
 }
 
-static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
+/* compact: no room for the line above the chart, so the chart's title says it. */
+static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a, int compact)
 {
 	const struct bt_xview *v = &a->xv;
 	struct bt_series *ser;
@@ -719,7 +737,19 @@ static void draw_chart(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		snprintf(span, sizeof(span), "last %.0f s", v->window);
 	else
 		snprintf(span, sizeof(span), "since the start");
-	snprintf(title, sizeof(title), "Throughput, %s, %s  (z: span)", unit, span);
+	if (compact) {
+		int room = r.w - 6;
+
+		/* The settings' tail goes at a word's end, not in the middle of one. */
+		where_text(a, title, sizeof(title));
+		if (room > 20 && (int)strlen(title) > room) {
+			title[room] = '\0';
+			if (strrchr(title, ' ') != NULL)
+				*strrchr(title, ' ') = '\0';
+		}
+	}
+	else
+		snprintf(title, sizeof(title), "Throughput, %s, %s  (z: span)", unit, span);
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 3 || in.w < 20)
 		return;
@@ -821,8 +851,8 @@ void bt_xv_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 		return;
 	if (dirty & DIRTY_PROGRESS)
 		draw_top(w, L.top, a);
-	if (dirty & (DIRTY_CHART | DIRTY_OVERLAY))
-		draw_chart(w, L.chart, a);
+	if (dirty & (DIRTY_CHART | DIRTY_OVERLAY) || (L.top.h == 0 && (dirty & DIRTY_PROGRESS)))
+		draw_chart(w, L.chart, a, L.top.h == 0);
 	if (dirty & DIRTY_HISTO)
 		draw_histo(w, L.histo, a);
 	if (dirty & DIRTY_BARS)
