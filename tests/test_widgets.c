@@ -420,6 +420,42 @@ static void test_chart_glyphs(void **state)
 	sample_free(&sm);
 }
 
+/*
+ * Markers (explore's changes): a vertical line through the plot at each x,
+ * labelled on the top plot row up to the next marker; a label with no room
+ * keeps its value (after '=').
+ */
+static void test_chart_markers(void **state)
+{
+	static const struct bt_chart_marker mk[] = {
+		{ 2.5, "threads=4" }, { 5, "lock=spin" }, { 6.5, "pin=compact" },
+	};
+	struct sample sm;
+	WINDOW *p = pad_new(20, 60);
+	wchar_t buf[64], *at;
+	int col, lines = 0;
+
+	(void)state;
+	sample_init(&sm);
+	sm.m.nseries = 1;
+	sm.m.markers = mk;
+	sm.m.nmarkers = 3;
+	bt_chart_draw(p, (struct bt_rect){ 0, 0, 20, 60 }, &sm.m, 1);
+	row(p, 1, 0, 60, buf);
+	assert_non_null(wcsstr(buf, L"\x2502threads=4"));
+	assert_non_null(wcsstr(buf, L"\x2502spin"));		/* "lock=spin" has no room before the next */
+	assert_null(wcsstr(buf, L"lock=spin"));
+	assert_non_null(wcsstr(buf, L"\x2502pin=compact"));
+	at = wcsstr(buf, L"\x2502threads=4");
+	col = (int)(at - buf);
+	assert_true(col > 5);
+	for (int y = 1; y < 17; y++)
+		lines += cell(p, y, col) == 0x2502;
+	assert_true(lines >= 12);		/* the line runs down the plot, around the data */
+	delwin(p);
+	sample_free(&sm);
+}
+
 /* A legend that cannot hold every series counts the rest: "+N more". */
 static void test_chart_legend_more(void **state)
 {
@@ -1063,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_chart_axis),
 		cmocka_unit_test(test_chart_highlight),
 		cmocka_unit_test(test_chart_legend_more),
+		cmocka_unit_test(test_chart_markers),
 		cmocka_unit_test(test_chart_glyphs),
 		cmocka_unit_test(test_rep_progress),
 		cmocka_unit_test(test_chart_scaling),
