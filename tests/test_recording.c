@@ -733,6 +733,11 @@ static void test_bad_lines(void **state)
 	expect_error(path, ":5: field \"type\": missing or not a string");
 	write_with_line(path, text, 5, "{\"type\":\"header\",\"benchtop_recording\":1}", 0);
 	expect_error(path, ":5: a second header");
+	/* Explore lines belong to explore sessions only. */
+	write_with_line(path, text, 5, "{\"type\":\"segment\",\"cell\":4,\"t\":1,\"settings\":\"\"}", 0);
+	expect_error(path, ":5: a segment line in a session that is not an explore session");
+	write_with_line(path, text, 5, "{\"type\":\"change\",\"cell\":1,\"key\":\"threads\",\"value\":\"4\"}", 0);
+	expect_error(path, ":5: a change line in a session that is not an explore session");
 
 	/* A cell line that disagrees with the rep lines before it (line 6 is cell 0's). */
 	{
@@ -1140,6 +1145,133 @@ static void test_worker_axes(void **state)
 	bt_results_destroy(&res);
 }
 
+/* One finished segment rep of cell c: ops over one second. */
+static void add_segment_rep(struct bt_results *res, int c, uint64_t ops)
+{
+	struct bt_rep r;
+
+	memset(&r, 0, sizeof(r));
+	r.cell = c;
+	r.ok = 1;
+	r.ops = ops;
+	r.wall_s = 1;
+	r.ops_s = (double)ops;
+	r.steal_pct = r.runq = r.throttled = -1;
+	assert_int_equal(bt_results_add_rep(res, &r), 0);
+	bt_results_summarize_cell(res, c);
+}
+
+/*
+ * An explore session: segments and changes written as they happen, then
+ * read back with the changed keys as axes, the cells labelled by them (a
+ * setting seen again gets " #2"), the last change's plan as the plan; and
+ * the same results written again whole read back the same.
+ */
+static void test_explore_round_trip(void **state)
+{
+	struct bt_results res, back, again;
+	struct bt_recw w;
+	struct bt_err err = { "" };
+	static const char *const settings[] = { "threads=1 lock=mutex", "threads=4 lock=mutex",
+						"threads=4 lock=spin", "threads=1 lock=mutex" };
+	static const char *const keys[] = { "", "threads", "lock", "threads" };
+	static const char *const vals[] = { "", "4", "spin", "1" };
+	char path[512], path2[512];
+
+	(void)state;
+	assert_int_equal(bt_results_init(&res, 0), 0);
+	snprintf(res.workload, sizeof(res.workload), "locks");
+	snprintf(res.workers_axis, sizeof(res.workers_axis), "threads");
+	res.explore = 1;
+	res.plan_json = strdup("{\"benchtop_plan\": 1, \"workload\": \"locks\", \"params\": {\"threads\": 1}}");
+	tmp_path(path, sizeof(path), "explore.jsonl");
+	assert_int_equal(bt_recw_open(&w, path, &err), 0);
+	assert_int_equal(bt_recw_header(&w, &res), 0);
+	for (int c = 0; c < 4; c++) {
+		struct bt_sample smp = { .cell = c, .t = 0.5, .dt = 0.5, .ops = 100u * (c + 1) };
+
+		if (c > 0) {
+			assert_int_equal(bt_results_add_change(&res, c * 1.0, c, keys[c], vals[c]), 0);
+			assert_int_equal(bt_recw_change(&w, &res.changes[res.nchanges - 1],
+							 c == 3 ? "{\"benchtop_plan\": 1, \"params\": {\"threads\": [1, 4]}}" : NULL), 0);
+		}
+		assert_int_equal(bt_results_add_segment(&res, c * 1.0, settings[c]), 0);
+		assert_int_equal(bt_recw_segment(&w, &res, c), 0);
+		assert_int_equal(bt_results_add_sample(&res, &smp), 0);
+		assert_int_equal(bt_recw_sample(&w, &smp), 0);
+		add_segment_rep(&res, c, 100u * (c + 1));
+		assert_int_equal(bt_recw_rep(&w, &res.reps[res.nreps - 1]), 0);
+		assert_int_equal(bt_recw_cell(&w, &res.cells[c]), 0);
+	}
+	assert_int_equal(bt_recw_end(&w, "complete", ""), 0);
+	assert_int_equal(bt_recw_close(&w), 0);
+
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_true(back.explore);
+	assert_string_equal(back.note, "");
+	assert_int_equal(back.ncells, 4);
+	assert_int_equal(back.nchanges, 3);
+	assert_int_equal(back.naxes, 2);
+	assert_string_equal(back.axes[0], "threads");
+	assert_string_equal(back.axes[1], "lock");
+	assert_true(back.axis_workers[0]);
+	assert_false(back.axis_workers[1]);
+	assert_string_equal(back.cells[0].label, "threads=1 lock=mutex");
+	assert_string_equal(back.cells[2].label, "threads=4 lock=spin");
+	assert_string_equal(back.cells[3].label, "threads=1 lock=mutex #2");
+	assert_string_equal(back.cells[2].values[1], "spin");
+	assert_int_equal(back.changes[1].cell, 2);
+	assert_string_equal(back.changes[1].value, "spin");
+	assert_true(back.segments[3].t == 3.0);
+	assert_non_null(strstr(back.plan_json, "\"threads\": [\n      1,\n      4\n    ]"));
+	for (int c = 0; c < 4; c++) {
+		assert_true(back.cells[c].done);
+		assert_int_equal(back.reps[c].ops, 100u * (c + 1));
+	}
+
+	/* Written again whole (export, a fuzzer's check): the same session. */
+	tmp_path(path2, sizeof(path2), "explore2.jsonl");
+	assert_int_equal(bt_recw_open(&w, path2, &err), 0);
+	assert_int_equal(bt_recw_header(&w, &back), 0);
+	for (int i = 0; i < back.nsamples; i++)
+		assert_int_equal(bt_recw_sample(&w, &back.samples[i]), 0);
+	for (int i = 0; i < back.nreps; i++)
+		assert_int_equal(bt_recw_rep(&w, &back.reps[i]), 0);
+	assert_int_equal(bt_recw_end(&w, "complete", ""), 0);
+	assert_int_equal(bt_recw_close(&w), 0);
+	assert_int_equal(bt_rec_read(path2, &again, &err), 0);
+	assert_int_equal(again.ncells, 4);
+	assert_int_equal(again.nchanges, 3);
+	for (int c = 0; c < 4; c++)
+		assert_string_equal(again.cells[c].label, back.cells[c].label);
+	bt_results_destroy(&again);
+
+	/* Out of order, or a change that begins no segment yet: refused with the line. */
+	{
+		char *text2;
+		size_t len2;
+		FILE *f;
+
+		text2 = slurp(path, &len2);
+		f = fopen(path2, "w");
+		assert_non_null(f);
+		fwrite(text2, 1, strchr(text2, '\n') + 1 - text2, f);	/* the header only */
+		fputs("{\"type\":\"segment\",\"cell\":1,\"t\":0,\"settings\":\"\"}\n", f);
+		fclose(f);
+		assert_int_equal(bt_rec_read(path2, &again, &err), -EINVAL);
+		assert_non_null(strstr(err.msg, ":2: segment 1 out of order (expected 0)"));
+		f = fopen(path2, "w");
+		fwrite(text2, 1, strchr(text2, '\n') + 1 - text2, f);
+		fputs("{\"type\":\"change\",\"cell\":3,\"t\":0,\"key\":\"threads\",\"value\":\"2\"}\n", f);
+		fclose(f);
+		assert_int_equal(bt_rec_read(path2, &again, &err), -EINVAL);
+		assert_non_null(strstr(err.msg, ":2: change begins segment 3, expected 1..0"));
+		free(text2);
+	}
+	bt_results_destroy(&back);
+	bt_results_destroy(&res);
+}
+
 /* After a failed write every later write fails too. */
 static void test_sticky_error(void **state)
 {
@@ -1298,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_channels_round_trip),
 		cmocka_unit_test(test_metrics_unknown),
 		cmocka_unit_test(test_worker_axes),
+		cmocka_unit_test(test_explore_round_trip),
 		cmocka_unit_test(test_sticky_error),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_default_path),

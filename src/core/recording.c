@@ -446,7 +446,9 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 {
 	json_t *o = json_object(), *axes, *cells, *plan;
 	char when[32];
-	int bad = 0;
+	/* An explore session's axes and cells come from its segment and change lines. */
+	int naxes = res->explore ? 0 : res->naxes, ncells = res->explore ? 0 : res->ncells;
+	int bad = 0, ret;
 
 	if (o == NULL)
 		return emit(w, NULL, 1);
@@ -475,7 +477,7 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 	put(o, "plan", plan, &bad);
 
 	axes = json_array();
-	for (int a = 0; axes != NULL && a < res->naxes; a++)
+	for (int a = 0; axes != NULL && a < naxes; a++)
 		if (json_array_append_new(axes, jstr(res->axes[a])) != 0)
 			bad = 1;
 	put(o, "axes", axes, &bad);
@@ -491,7 +493,7 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 		put(o, "lat_channels", axes, &bad);
 	}
 	axes = json_array();
-	for (int a = 0; axes != NULL && a < res->naxes; a++)
+	for (int a = 0; axes != NULL && a < naxes; a++)
 		if (res->axis_workers[a] && json_array_append_new(axes, jstr(res->axes[a])) != 0)
 			bad = 1;
 	put(o, "worker_axes", axes, &bad);
@@ -501,7 +503,7 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 	}
 
 	cells = json_array();
-	for (int c = 0; cells != NULL && c < res->ncells; c++) {
+	for (int c = 0; cells != NULL && c < ncells; c++) {
 		const struct bt_cell *cell = &res->cells[c];
 		json_t *co = json_object(), *vals = json_array();
 
@@ -524,7 +526,16 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 			bad = 1;
 	}
 	put(o, "cells", cells, &bad);
-	return emit(w, o, bad);
+	ret = emit(w, o, bad);
+	/* Segments already made (an explore written again whole): each after its change. */
+	for (int c = 0, k = 0; res->explore && ret == 0 && c < res->ncells; c++) {
+		for (; ret == 0 && k < res->nchanges && res->changes[k].cell <= c; k++)
+			if (res->changes[k].cell == c)
+				ret = bt_recw_change(w, &res->changes[k], NULL);
+		if (ret == 0)
+			ret = bt_recw_segment(w, res, c);
+	}
+	return ret;
 }
 
 int bt_recw_sample(struct bt_recw *w, const struct bt_sample *s)

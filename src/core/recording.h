@@ -111,7 +111,9 @@ int bt_recw_end(struct bt_recw *w, const char *status, const char *error);
  * {"type":"change","cell":c,"t":..,"key":"threads","value":"4","plan":{...}}
  * whose plan is the values visited so far as a sweep (it replaces the
  * header's for show, rerun and export). The reader makes the changed keys
- * the axes (results.h bt_results_segment_axes).
+ * the axes (results.h bt_results_segment_axes). bt_recw_header of explore
+ * results that already have segments (a session written again whole) writes
+ * their change and segment lines right after the header.
  */
 int bt_recw_segment(struct bt_recw *w, const struct bt_results *res, int c);
 int bt_recw_change(struct bt_recw *w, const struct bt_change *ch, const char *plan_json);
