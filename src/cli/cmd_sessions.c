@@ -190,6 +190,8 @@ static int print_json(const struct bt_session_info *list, int n)
 			      "cells_failed", s->cells_failed, "status", jstr(s->readable ? s->status : status),
 			      "error", jstr(s->error), "readable", s->readable, "version", jstr(s->version),
 			      "size", (json_int_t)s->size);
+		if (o != NULL && s->explore && json_object_set_new(o, "explore", json_true()) < 0)
+			rc = -ENOMEM;
 		if (o == NULL || json_array_append_new(arr, o) < 0)
 			rc = -ENOMEM;
 	}
