@@ -140,6 +140,39 @@ static void layout_free(struct layout *l)
 	free(l->slot);
 }
 
+/*
+ * An explore session visits values in any order (threads 1, 4, 2): its rows
+ * go in the row axis' numeric order. at[2c] (cell c's row) follows.
+ */
+static void sort_rows(const struct bt_results *res, struct layout *l, int *at, int ncells)
+{
+	int n = l->nrows, *newpos = malloc(sizeof(int) * (size_t)(n + 1));
+	int *order = malloc(sizeof(int) * (size_t)(n + 1));
+	double *v = malloc(sizeof(double) * (size_t)(n + 1));
+
+	if (newpos == NULL || order == NULL || v == NULL)
+		goto out;	/* the rows stay in the order visited */
+	for (int r = 0; r < n; r++) {
+		int k = r;
+
+		bt_results_axis_value(res->cells[l->row_cell[r]].values[0], &v[r]);
+		for (; k > 0 && v[order[k - 1]] > v[r]; k--)
+			order[k] = order[k - 1];
+		order[k] = r;
+	}
+	for (int k = 0; k < n; k++)
+		newpos[order[k]] = k;
+	for (int k = 0; k < n; k++)
+		order[k] = l->row_cell[order[k]];
+	memcpy(l->row_cell, order, sizeof(int) * (size_t)n);
+	for (int c = 0; c < ncells; c++)
+		at[2 * c] = newpos[at[2 * c]];
+out:
+	free(newpos);
+	free(order);
+	free(v);
+}
+
 static int layout_build(const struct bt_results *res, struct layout *l)
 {
 	int n = res->ncells > 0 ? res->ncells : 1, rc = 0;
@@ -169,6 +202,8 @@ static int layout_build(const struct bt_results *res, struct layout *l)
 		at[2 * c] = r;
 		at[2 * c + 1] = g;
 	}
+	if (res->explore && bt_results_axis_numeric(res, 0))
+		sort_rows(res, l, at, res->ncells);
 	l->slot = malloc(((size_t)l->nrows * (size_t)l->ngroups + 1) * sizeof(int));
 	if (l->slot == NULL) {
 		rc = -ENOMEM;

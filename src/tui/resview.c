@@ -88,6 +88,10 @@ static int scaling_groups(const struct bt_results *res, int *ncombos)
 
 	if (res == NULL || !bt_results_axis_numeric(res, 0))
 		return 0;
+	if (res->explore) {
+		*ncombos = res->ncells;	/* at most a series per segment (explore_series) */
+		return 1;
+	}
 	for (int c = 0; c < res->ncells; c++)
 		if (!strcmp(res->cells[c].values[0], res->cells[0].values[0]))
 			n++;
@@ -253,6 +257,72 @@ static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	}
 }
 
+/* 1 when cells a and b have the same values on every axis but the first. */
+static int same_rest(const struct bt_results *res, int a, int b)
+{
+	for (int ax = 1; ax < res->naxes; ax++)
+		if (strcmp(res->cells[a].values[ax], res->cells[b].values[ax]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Explore's cells are segments, not a grid: one series per combination of
+ * the other axes' values, its points in x order (a value visited twice
+ * shows its later segment). Returns the number of series.
+ */
+static int explore_series(const struct bt_results *res, int sel, struct bt_series *ser,
+			  double *xs, double *ys, char (*labels)[128], int *logx)
+{
+	int *group = calloc((size_t)res->ncells, sizeof(int)), ng = 0, used = 0;
+
+	if (group == NULL)
+		return 0;
+	for (int c = 0; c < res->ncells; c++) {
+		int g;
+
+		for (g = 0; g < c; g++)
+			if (same_rest(res, c, g))
+				break;
+		group[c] = g < c ? group[g] : ng++;
+	}
+	for (int k = 0; k < ng; k++) {
+		double *x = xs + used, *y = ys + used;
+		int n = 0, first = -1;
+
+		for (int c = 0; c < res->ncells; c++) {
+			double v;
+			int at;
+
+			if (group[c] != k || !res->cells[c].done || res->cells[c].failed ||
+			    bt_results_axis_value(res->cells[c].values[0], &v) < 0)
+				continue;
+			if (first < 0)
+				first = c;
+			for (at = 0; at < n && x[at] < v; at++)
+				;
+			if (at == n || x[at] != v) {
+				memmove(x + at + 1, x + at, sizeof(*x) * (size_t)(n - at));
+				memmove(y + at + 1, y + at, sizeof(*y) * (size_t)(n - at));
+				n++;
+			}
+			x[at] = v;
+			y[at] = res->cells[c].ops_s.median;
+			*logx &= v > 0;
+		}
+		labels[k][0] = '\0';
+		for (int ax = 1, o = 0; first >= 0 && ax < res->naxes && o < 128; ax++)
+			o += snprintf(labels[k] + o, 128 - (size_t)o, "%s%s", ax > 1 ? " " : "",
+				      res->cells[first].values[ax]);
+		ser[k] = (struct bt_series){ x, y, n, (enum bt_role)(ROLE_SERIES0 + k % 8),
+					     sel >= 0 && sel < res->ncells && group[sel] == k,
+					     labels[k][0] ? labels[k] : "median" };
+		used += n;
+	}
+	free(group);
+	return ng;
+}
+
 /*
  * The scaling chart: x = the row axis (log2 when all its values are
  * positive), y = median throughput, one series per combination of the other
@@ -286,7 +356,9 @@ static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	labels = calloc((size_t)ncombos, sizeof(*labels));
 	if (ser == NULL || xs == NULL || ys == NULL || labels == NULL)
 		goto out;
-	for (int k = 0; k < ncombos; k++) {
+	if (res->explore)
+		ncombos = explore_series(res, a->cell_sel, ser, xs, ys, labels, &logx);
+	for (int k = 0; k < ncombos && !res->explore; k++) {
 		const struct bt_cell *c0 = &res->cells[k];
 		size_t o = 0;
 		int n = 0;
