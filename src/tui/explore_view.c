@@ -170,11 +170,10 @@ void bt_xv_start(struct bt_app *a)
 		bt_app_status(a, ROLE_NORMAL, "exploring from %s (the first of each swept value); c changes a setting, q ends",
 			      swept);
 	else if (v->workers >= 0)
-		bt_app_status(a, ROLE_NORMAL, "exploring: + - or a number set %s, c changes a setting, s saves a plan, q ends; recording to %s",
-			      pl.params[v->workers]->name, path);
+		bt_app_status(a, ROLE_NORMAL, "exploring: + - or a number set %s, c changes a setting, s saves the sweep, q ends",
+			      pl.params[v->workers]->name);
 	else
-		bt_app_status(a, ROLE_NORMAL, "exploring: c changes a setting, s saves a plan, q ends; recording to %s",
-			      path);
+		bt_app_status(a, ROLE_NORMAL, "exploring: c changes a setting, s saves the sweep, q ends");
 }
 
 /* --- the model ---------------------------------------------------------- */
