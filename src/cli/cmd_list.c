@@ -16,9 +16,10 @@ static void print_params(const struct bt_param *tab, size_t n)
 		char allowed[256];
 
 		bt_param_allowed(p, allowed, sizeof(allowed));
-		printf("  %-13s %-8s %-10s %-28s %s%s\n", p->name, bt_pkind_name(p->kind),
+		printf("  %-13s %-8s %-10s %-28s %s%s%s\n", p->name, bt_pkind_name(p->kind),
 		       p->def, allowed, p->help,
-		       (p->flags & BT_PF_NOSWEEP) ? " (one value)" : "");
+		       (p->flags & BT_PF_NOSWEEP) ? " (one value)" : "",
+		       (p->flags & BT_PF_LIVE) ? " (live)" : "");
 	}
 }
 
@@ -38,6 +39,7 @@ static int list_one(const struct bt_workload *wl)
 	print_params(wl->params, wl->nparams);
 	printf("\ncommon parameters:\n");
 	print_params(bt_common_params, bt_common_nparams);
+	printf("\n(live): benchtop explore, and x in the workbench, change it while the load runs\n");
 	return BT_EXIT_OK;
 }
 
