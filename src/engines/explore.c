@@ -600,6 +600,10 @@ static int gen_prepare(struct bt_explore *x, struct bt_err *err)
 	}
 	g->set_up = 1;
 	g->cap = g->job.nworkers;
+	pthread_mutex_lock(&x->snap_lock);
+	x->snap.counted_first = g->job.counted_n > 0 ? g->job.counted_first : 0;
+	x->snap.counted_n = g->job.counted_n > 0 ? g->job.counted_n : 0;
+	pthread_mutex_unlock(&x->snap_lock);
 	if (g->cap < 1)
 		return bt_err_set(err, -EINVAL, "workload asked for %d workers", g->cap);
 	g->nrun = 0;

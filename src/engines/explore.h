@@ -67,7 +67,7 @@ struct bt_explore_snap {
 	struct bt_sample last;		/* the latest (last.cell: its segment) */
 	int nworkers;			/* running now */
 	int parked;			/* started and parked */
-	int counted_first, counted_n;	/* the workers that count ops (bt_job) */
+	int counted_first, counted_n;	/* the workers that count ops (bt_job); 0, 0: all running */
 	uint64_t worker_ops[BT_SNAP_WORKERS];	/* each running worker's ops in this segment */
 	char settings[512];		/* the running segment's live values: "threads=4 lock=spin" */
 };
