@@ -207,7 +207,7 @@ static void test_grep_counts(void **state)
 {
 	static const char *const args[] = { "how=sequential,threads", "files=7", "size=300K",
 					     "cache=warm,cold", "keep=1", NULL };
-	static const char *const pargs[] = { "how=processes", "as=processes", "files=7",
+	static const char *const pargs[] = { "how=sequential,threads,processes", "files=7",
 					      "size=300K", NULL };
 	char dir[64];
 	struct bt_run *run;
@@ -228,30 +228,61 @@ static void test_grep_counts(void **state)
 		assert_true(res->reps[i].metric[m] == (double)want);
 	bt_run_free(run);
 
-	/* The kept directory is benchtop's: a later run adopts it, and this one removes the files. */
+	/*
+	 * The kept directory is benchtop's: a later run adopts it, and this one
+	 * removes the files. how=processes runs as processes with no as= (the
+	 * value picks the engine): its 7 workers ran in 7 processes, none of
+	 * them this one; the other cells' workers ran in this process.
+	 */
 	assert_int_equal(run_wl("grep", pargs, dir, &run), 0);
-	all_ok(run, 1);
+	all_ok(run, 3);
 	res = bt_run_results(run);
-	assert_true(res->reps[0].metric[metric_index(res, "matches")] == (double)want);
-	assert_int_equal(res->reps[0].nworkers, 7);
+	for (int i = 0; i < 3; i++) {
+		const struct bt_rep *r = &res->reps[i];
+
+		assert_true(r->metric[metric_index(res, "matches")] == (double)want);
+		assert_int_equal(r->nworkers, i == 0 ? 1 : 7);
+		assert_string_equal(r->engine, i == 2 ? "processes" : "threads");
+		for (int k = 0; k < r->nworkers; k++) {
+			assert_true(r->workers[k].pid > 0);
+			if (i < 2)
+				assert_int_equal(r->workers[k].pid, getpid());
+			for (int j = 0; i == 2 && j < k; j++)
+				assert_int_not_equal(r->workers[k].pid, r->workers[j].pid);
+			if (i == 2)
+				assert_int_not_equal(r->workers[k].pid, getpid());
+		}
+	}
 	bt_run_free(run);
 	assert_int_equal(entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* how=processes needs the processes engine: refused, with the fix, under threads. */
-static void test_grep_processes_needs_as(void **state)
+/*
+ * how= names the engine: as= may repeat it, a contradiction is refused
+ * before anything runs, with one line that says what to do.
+ */
+static void test_grep_engine_for(void **state)
 {
-	static const char *const args[] = { "how=processes", "files=2", "size=8K", NULL };
-	char dir[64];
-	struct bt_run *run;
+	static const char *const bad[][2] = {
+		{ "how=processes", "as=threads" },
+		{ "how=threads", "as=processes" },
+	};
+	const struct bt_workload *wl = bt_workload_find("grep");
+	struct bt_err err = { "" };
+	struct bt_plan pl;
 
-	make_dir(dir, sizeof(dir));
-	assert_int_equal(run_wl("grep", args, dir, &run), -EIO);
-	assert_non_null(strstr(bt_run_results(run)->error, "add as=processes"));
-	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
-	assert_int_equal(rmdir(dir), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(bt_run_plan_init(&pl, wl, &err), 0);
+		assert_int_equal(bt_plan_set_arg(&pl, i < 2 ? bad[i][0] : "how=processes", &err), 0);
+		assert_int_equal(bt_plan_set_arg(&pl, i < 2 ? bad[i][1] : "as=processes", &err), 0);
+		assert_int_equal(bt_run_validate(wl, &pl, &err), i < 2 ? -EINVAL : 0);
+		if (i == 0)
+			assert_string_equal(err.msg, "how=processes as=threads: grep runs how=processes as processes (leave as= out, or say as=processes)");
+		if (i == 1)
+			assert_non_null(strstr(err.msg, "say as=threads"));
+		bt_plan_destroy(&pl);
+	}
 }
 
 static void test_sort_methods(void **state)
@@ -534,7 +565,7 @@ int main(void)
 		cmocka_unit_test(test_copy_convert_methods),
 		cmocka_unit_test(test_copy_direct),
 		cmocka_unit_test(test_grep_counts),
-		cmocka_unit_test(test_grep_processes_needs_as),
+		cmocka_unit_test(test_grep_engine_for),
 		cmocka_unit_test(test_sort_methods),
 		cmocka_unit_test(test_sort_verify_catches),
 		cmocka_unit_test(test_scratch_safety),

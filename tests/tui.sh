@@ -241,8 +241,8 @@ read -r basic ext < <(colours)
 keys G Up Up Up Up Up   # as (5 up from the Run button: ci, max_reps, order_seed, order, as)
 check "80x24: a long help wraps and points to ?" "^\|.{16}\|\|the workload can\)"
 keys '?'
-check "? on a field: range, default, example" "example: benchtop run pipeline as=threads"
-if screen | grep -q "range: threads|processes (enum)" && screen | grep -q "default: threads"; then ok "? on a field: range and default"
+check "? on a field: range, default, example" "example: benchtop run pipeline as=auto"
+if screen | grep -q "range: threads|processes|auto (enum)" && screen | grep -q "default: auto"; then ok "? on a field: range and default"
 else bad "? on a field: range and default" "$(screen)"; fi
 keys Escape g
 keys L C-u "$T/a-plan-that-is-not-there-at-all.json" Enter
