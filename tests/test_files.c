@@ -583,6 +583,7 @@ static void test_scan(void **state)
 {
 	static const char *const args[] = { "mode=buffered,direct,dontneed", "size=2M", "hot=256K",
 					     "buffer=64K", NULL };
+	static const char *const wargs[] = { "cache=cold,warm", "size=1M", "hot=64K", NULL };
 	char dir[64], path[128];
 	struct bt_err err = { "" };
 	struct bt_run *run;
@@ -605,8 +606,20 @@ static void test_scan(void **state)
 	mh = metric_index(res, "hot");
 	assert_true(res->reps[0].metric[ms] == 2.0 * 1048576);
 	assert_true(res->reps[1].metric[ms] == 0);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		assert_true(res->reps[i].metric[mh] == 256.0 * 1024);
+		assert_true(res->reps[i].metric[metric_index(res, "scan_start")] == 0);
+	}
+	bt_run_free(run);
+
+	/* cache=warm: the large file is all in the page cache when the read begins. */
+	assert_int_equal(run_wl("scan", wargs, dir, &run), 0);
+	all_ok(run, 2);
+	res = bt_run_results(run);
+	ms = metric_index(res, "scan_start");
+	assert_true(res->reps[0].metric[ms] == 0);
+	assert_true(res->reps[1].metric[ms] == 1048576.0);
+	assert_true(res->reps[1].metric[metric_index(res, "scan_start_pct")] == 100.0);
 	bt_run_free(run);
 	assert_int_equal(entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
