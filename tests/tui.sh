@@ -337,6 +337,15 @@ check "progress: results" "Results: null, complete" 30
 keys q
 check "progress quits" "EXITED=0"
 
+# --- a cold file run: the cell shows the page cache at its start and its end ---
+OPTS="copy size=64K cache=cold reps=1 warmup=0 dir=$T/scratch" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "cold copy: workbench" "Parameters: copy"
+keys r
+check "cold copy: results" "Results: copy, complete" 30
+check "cold copy: residency at the start and at the end" "resident_pct [0-9.]+%  resident_end_pct 100\.0%"
+keys q
+check "cold copy quits" "EXITED=0"
+
 # --- validation in place: what r would refuse shows at its field as it is typed ---
 re_quote() { printf '%s' "$1" | sed 's/[].[*^$()+?{}|]/\\&/g'; }
 OPTS="pipeline pin=list:0,1000 as=processes" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8

@@ -16,8 +16,8 @@
  * (advice=sequential, POSIX_FADV_SEQUENTIAL: twice the readahead window), as
  * fio does by default (fadvise_hint) and cp does: on a busy machine the
  * larger window means fewer waits for I/O, and each wait is a wakeup that
- * may queue behind other work (bench/files.sh measured ~0.6x of fio cold
- * under CPU load without it). advice=none reads without.
+ * may queue behind other work (without it, bench/files.sh's cold read fell
+ * well behind fio's while the machine was busy). advice=none reads without.
  *
  * After the read, the metrics say how much of the hot file is still
  * resident (hot_resident, hot_pct) and how much of the large file the scan
