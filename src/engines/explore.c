@@ -43,6 +43,7 @@
 #include "core/recording.h"
 #include "core/topo.h"
 #include "engines/engine.h"
+#include "engines/engine_pick.h"
 #include "engines/pin.h"
 
 /* What the controller asks of a worker (its cmd word). */
@@ -280,9 +281,18 @@ int bt_explore_check(const struct bt_workload *wl, const struct bt_plan *plan, s
 				  "%s=%s: explore runs one setting at a time (give one value, then change it while it runs)",
 				  plan->params[pi]->name, vals);
 	}
-	if (as >= 0 && plan->vals[as][0].i != BT_ENGINE_THREADS)
-		return bt_err_set(err, -EINVAL, "as=%s: explore runs the workers as threads",
-				  plan->vals[as][0].text);
+	if (as >= 0) {
+		const struct bt_value *cv[BT_PLAN_MAX_PARAMS];
+		int k;
+
+		bt_plan_cell(plan, 0, cv);
+		k = bt_engine_pick(wl, cv[as], cv + bt_common_nparams, err);
+		if (k < 0)
+			return -EINVAL;
+		if (k != BT_ENGINE_THREADS)
+			return bt_err_set(err, -EINVAL, "as=%s: explore runs the workers as threads",
+					  bt_engine_names[k]);
+	}
 	return bt_run_validate(wl, plan, err);
 }
 
@@ -592,6 +602,7 @@ static int gen_prepare(struct bt_explore *x, struct bt_err *err)
 		.run_state = x->run_ctx.state,
 		.cell_state = x->cell.job.cell_state,
 		.lat_on = g->lat_on,
+		.engine = BT_ENGINE_THREADS,
 		.cancel = &x->abort,
 	};
 	if (wl->setup(&g->job, err) < 0) {
@@ -980,6 +991,7 @@ static void seg_close(struct bt_explore *x)
 	rep.cell = x->seg;
 	rep.rep = 0;
 	rep.ok = !x->seg_failed;
+	snprintf(rep.engine, sizeof(rep.engine), "%s", bt_engine_names[BT_ENGINE_THREADS]);
 	rep.verify = x->seg_verify;
 	for (int i = 0; i < x->nacc; i++) {
 		rep.ops += x->now[i].ops;
@@ -1031,6 +1043,7 @@ static void seg_close(struct bt_explore *x)
 		rep.workers[i].cpu_first = s ? atomic_load_explicit(&s->cpu_first, memory_order_relaxed) : -1;
 		rep.workers[i].cpu_last = s ? atomic_load_explicit(&s->cpu_last, memory_order_relaxed) : -1;
 		rep.workers[i].pinned = g != NULL && g->cpus != NULL ? g->cpus[i] : -1;
+		rep.workers[i].pid = (int)getpid();
 	}
 	if (rep.workers == NULL)
 		rep.nworkers = 0;
