@@ -187,6 +187,7 @@ struct bt_run {
 	struct bt_noise noise;		/* the running rep's (controller and sampler, never at once) */
 
 	struct bt_hist *live;		/* under lock: the rep in progress, intervals merged */
+	struct bt_hist *live_ch[BT_LAT_CH_MAX];	/* under lock: the same per extra channel */
 	int live_cell, live_rep;	/* under lock; -1 before the first rep */
 
 	pthread_mutex_t snap_lock;	/* never taken by workers */
@@ -233,14 +234,47 @@ static void on_interval_hist(void *arg, const struct bt_hist *ival)
 	pthread_mutex_unlock(&r->lock);
 }
 
-int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep)
+static void on_interval_ch(void *arg, int ch, const struct bt_hist *ival)
 {
-	int rc = -ENODATA;
+	struct bt_run *r = arg;
 
 	pthread_mutex_lock(&r->lock);
-	if (r->live != NULL && r->live_cell >= 0) {
+	if (ch >= 1 && ch <= BT_LAT_CH_MAX && r->live_ch[ch - 1] != NULL)
+		bt_hist_add(r->live_ch[ch - 1], ival);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void on_metrics(void *arg, const uint64_t *metric, int nm, uint64_t errors)
+{
+	struct bt_run *r = arg;
+
+	pthread_mutex_lock(&r->snap_lock);
+	r->snap.metrics_cell = r->snap.cell;
+	r->snap.metrics_rep = r->snap.rep;
+	r->snap.nmetrics = nm;
+	memcpy(r->snap.metric, metric, sizeof(*metric) * (size_t)nm);
+	r->snap.errors = errors;
+	pthread_mutex_unlock(&r->snap_lock);
+}
+
+int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep)
+{
+	return bt_run_live_hist_ch(r, 0, dst, cell, rep);
+}
+
+int bt_run_live_hist_ch(struct bt_run *r, int ch, struct bt_hist *dst, int *cell, int *rep)
+{
+	struct bt_hist *src = NULL;	/* set once by bt_run_start: no lock needed to read */
+	int rc = -ENODATA;
+
+	if (ch == 0)
+		src = r->live;
+	else if (ch >= 1 && ch <= BT_LAT_CH_MAX)
+		src = r->live_ch[ch - 1];
+	pthread_mutex_lock(&r->lock);
+	if (src != NULL && r->live_cell >= 0) {
 		bt_hist_reset(dst);
-		bt_hist_add(dst, r->live);
+		bt_hist_add(dst, src);
 		*cell = r->live_cell;
 		*rep = r->live_rep;
 		rc = 0;
@@ -255,6 +289,9 @@ static void live_reset(struct bt_run *r, int cell, int rep)
 	pthread_mutex_lock(&r->lock);
 	if (r->live != NULL)
 		bt_hist_reset(r->live);
+	for (int k = 0; k < BT_LAT_CH_MAX; k++)
+		if (r->live_ch[k] != NULL)
+			bt_hist_reset(r->live_ch[k]);
 	r->live_cell = cell;
 	r->live_rep = rep;
 	pthread_mutex_unlock(&r->lock);
@@ -359,6 +396,8 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
 		.on_sample = on_sample,
 		.on_interval_hist = on_interval_hist,
+		.on_interval_ch = on_interval_ch,
+		.on_metrics = on_metrics,
 		.arg = r,
 		.cancel = &r->cancel,
 		.metrics = wl->metrics,
@@ -883,6 +922,12 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	}
 	if ((rc = results_header(r, err)) < 0)
 		goto fail;
+	for (int k = 0; r->live != NULL && k < r->res.nch; k++) {
+		if ((r->live_ch[k] = bt_hist_new()) == NULL) {
+			rc = bt_err_set(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
 	if (record_path != NULL && record_path[0]) {
 		snprintf(r->record_path, sizeof(r->record_path), "%s", record_path);
 		if ((rc = bt_recw_open(&r->rec, record_path, err)) < 0)
@@ -896,6 +941,7 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	r->snap.ncells = r->plan.ncells;
 	r->snap.reps_per_cell = (int)(common(&r->plan, C_WARMUP)->i + reps_planned(&r->plan));
 	r->snap.eta_s = -1;
+	r->snap.metrics_cell = r->snap.metrics_rep = -1;
 	r->rep_time_cell = -1;
 	r->t_start = bt_now_ns();
 	rc = pthread_create(&r->thread, NULL, run_main, r);
@@ -980,6 +1026,8 @@ void bt_run_free(struct bt_run *r)
 	bt_run_wait(r);
 	bt_results_destroy(&r->res);
 	bt_hist_free(r->live);
+	for (int k = 0; k < BT_LAT_CH_MAX; k++)
+		bt_hist_free(r->live_ch[k]);
 	bt_plan_destroy(&r->plan);
 	bt_topo_destroy(&r->topo);
 	pthread_mutex_destroy(&r->lock);
