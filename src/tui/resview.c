@@ -356,6 +356,44 @@ out:
 	free(labels);
 }
 
+/*
+ * Under the cell's headline, what the text report shows in its own blocks:
+ * a line per extra latency channel ("incr  p50 ..  n=8000") and the error
+ * kinds (medians over the counted reps, as the metrics block). Lines that
+ * leave the histogram fewer than 4 rows are not drawn. Returns the rows used.
+ */
+static int extra_lines(WINDOW *w, struct bt_rect in, const struct bt_app *a, const struct bt_cell *c)
+{
+	const struct bt_results *res = a->res;
+	char line[512], v[64];
+	int y = 0, room = in.h - 1 - 4, nerr = 0;
+	size_t o;
+
+	for (int k = 0; k < res->nch && k < BT_RES_LAT_CH && y < room; k++) {
+		if (c->ch_hist[k] == NULL || c->ch_hist[k]->total == 0)
+			continue;
+		bt_live_ch_text(res->ch_names[k], c->ch_hist[k], in.w >= 70, line, sizeof(line));
+		bt_app_put(w, in.y + 1 + y++, in.x, in.w, ROLE_NORMAL, line);
+	}
+	o = (size_t)snprintf(line, sizeof(line), "errors (median per rep):");
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		if (!res->metrics[m].error)
+			continue;
+		nerr++;
+		if (c->metric[m].n == 0 || !(c->metric[m].median > 0) || o >= sizeof(line))
+			continue;
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %s %s", res->metrics[m].name,
+				      bt_fmt_si(c->metric[m].median, v, sizeof(v)));
+	}
+	if (nerr > 0 && y < room) {
+		int none = strchr(line, ':')[1] == '\0';
+
+		bt_app_put(w, in.y + 1 + y++, in.x, in.w, none ? ROLE_DIM : ROLE_WARN,
+			   none ? "errors: none" : line);
+	}
+	return y;
+}
+
 static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_results *res = a->res;
@@ -393,8 +431,12 @@ static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 			    bt_fmt_ns(c->wall_s.median * 1e9, b[1], 32), c->noise ? "  ! " : "",
 			    c->noise ? bt_cell_noise_text(c, why, sizeof(why)) : "");
 	}
+	pl = extra_lines(w, in, a, c);
+	in.y += pl;
+	in.h -= pl;
 	if (c->hist == NULL || c->hist->total == 0) {
-		bt_app_put(w, in.y + 1, in.x, in.w, ROLE_DIM, "no latencies recorded (lat=off)");
+		bt_app_put(w, in.y + 1, in.x, in.w, ROLE_DIM, c->lat_every == 0 ?
+			   "no latencies recorded (lat=off)" : "no latencies recorded (no op completed)");
 		return;
 	}
 	bt_fmt_ns((double)bt_hist_percentile(c->hist, 50), b[0], 32);
