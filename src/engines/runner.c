@@ -17,6 +17,7 @@
 #include "bt_config.h"
 #include "core/clock.h"
 #include "core/noise.h"
+#include "core/ratewin.h"
 #include "core/recording.h"
 #include "core/sysinfo.h"
 #include "core/topo.h"
@@ -331,7 +332,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	struct bt_noise_out nout;
 	struct bt_err err = { "" };
 	int *cpus = NULL, *team_cpus = NULL;
-	int rc;
+	int rc, s0;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->verify = r->verify;	/* bt_results_add_rep copies it */
@@ -405,6 +406,9 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.cell = c,
 		.rep = i,
 	};
+	pthread_mutex_lock(&r->lock);
+	s0 = r->res.nsamples;	/* this rep's samples follow */
+	pthread_mutex_unlock(&r->lock);
 	bt_noise_begin(&r->noise);
 	rc = bt_engine_run(&cfg, &out, &err);
 	bt_noise_end(&r->noise, &nout);
@@ -437,6 +441,11 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		rep->bytes_s = (double)out.bytes / out.wall_s;
 	}
 	rep->lat_every = out.lat_every;
+	/* The rate over the rep's sample windows (ratewin.h: why the sample interval). */
+	pthread_mutex_lock(&r->lock);
+	bt_rate_windows(r->res.samples + s0, r->res.nsamples - s0, (double)cfg.sample_ns / 1e9,
+			(double)cfg.sample_ns / 1e9, &rep->rate);
+	pthread_mutex_unlock(&r->lock);
 	for (size_t m = 0; m < wl->nmetrics && m < BT_METRICS_MAX; m++)
 		rep->metric[m] = (double)(out.metric[m] + job.metric[m]);
 	rep->hist = out.hist;
@@ -831,6 +840,7 @@ static int results_header(struct bt_run *r, struct bt_err *err)
 	snprintf(res->unit, sizeof(res->unit), "%s", r->wl->unit);
 	snprintf(res->lat_what, sizeof(res->lat_what), "%s", r->wl->lat_what ? r->wl->lat_what : "");
 	snprintf(res->baseline, sizeof(res->baseline), "%s", r->wl->baseline ? r->wl->baseline : "");
+	snprintf(res->rate_what, sizeof(res->rate_what), "%s", r->wl->rate_what ? r->wl->rate_what : "");
 	res->timer_cost_ns = r->clock_cost;
 	res->plan_json = bt_plan_to_json(pl);
 	bt_sysinfo_collect(&res->machine);

@@ -154,6 +154,12 @@ struct bt_workload {
 	 * main histogram (channel 0, lat_what).
 	 */
 	const char *const *lat_channels;
+	/*
+	 * What the text table calls the rate over sample windows that every rep
+	 * keeps (results.h struct bt_rate_stats): "reply rate" for http, shown
+	 * in httperf's terms; NULL: only JSON and the recording carry it.
+	 */
+	const char *rate_what;
 	const struct bt_param *params;
 	size_t nparams;
 	const struct bt_metric *metrics;	/* typed metrics, at most BT_METRICS_MAX; may be NULL */

@@ -1130,6 +1130,7 @@ const struct bt_workload bt_wl_http = {
 	.lat_what = "closed loop: request start -> reply; open loop (rate=): intended send -> reply "
 		    "(coordinated omission corrected; service is from the actual start)",
 	.lat_channels = http_lat_channels,
+	.rate_what = "reply rate",
 	.servers = spawnable,
 	.params = params,
 	.nparams = P_COUNT,
