@@ -129,6 +129,13 @@ struct bt_job {
 	 */
 	uint64_t metric[BT_METRICS_MAX];
 	/*
+	 * For verify: what the workers counted in this rep, their metric slots
+	 * combined per the metric table (by the workload's metric index); NULL
+	 * outside verify. An error count is a result to check, not only a
+	 * figure to show (http: no request answered fails the rep).
+	 */
+	const uint64_t *workers_metric;
+	/*
 	 * Raised when the run is cancelled (Ctrl-C, SIGTERM, the TUI's Esc). A
 	 * setup that takes long (filling gigabytes, generating files) checks
 	 * bt_job_cancelled between chunks and returns an error: the runner then
