@@ -496,8 +496,11 @@ void bt_resview_load(struct bt_app *a);
 void bt_resview_free(struct bt_app *a);
 int bt_resview_key(struct bt_app *a, int ch);
 void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
-/* A click at row y on the results drawn in area: a table row's cell becomes the cell shown; 1 when hit. */
-int bt_resview_click(struct bt_app *a, struct bt_rect area, int y);
+/*
+ * A click at (y, x) on the results drawn in area: a table row's cell, or the
+ * scaling chart's point under it, becomes the cell shown; 1 when hit.
+ */
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y, int x);
 /* The folder the export prompt offers; then write the file set into dir (status says what). */
 void bt_resview_export_dir(const struct bt_app *a, char *buf, size_t n);
 void bt_resview_export(struct bt_app *a, const char *dir);

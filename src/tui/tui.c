@@ -473,7 +473,8 @@ static void handle_key(struct bt_app *a, int ch);
  * A mouse event: the wheel is Up/Down for what is under the pointer (the
  * workload list or the form on the workbench; the screen's list elsewhere);
  * a press picks what is under it: a workload, a field or one of its ticks,
- * the Run button, a sessions row or column head, a results row's cell.
+ * the Run button, a sessions row or column head, a results row's cell or a
+ * point of the scaling chart.
  */
 static void handle_mouse(struct bt_app *a)
 {
@@ -514,7 +515,7 @@ static void handle_mouse(struct bt_app *a)
 			a->dirty |= DIRTY_FOOTER;
 		return;
 	case SCR_RESULTS:
-		bt_resview_click(a, area, ev.y);
+		bt_resview_click(a, area, ev.y, ev.x);
 		return;
 	default:
 		return;
