@@ -64,7 +64,7 @@ dead=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 start 120 40 http server=http://127.0.0.1:$dead/ users=2 duration=2s reps=1 warmup=0
 check "http workbench" "Parameters: http"
 keys r
-check "live: connrefused counted" "^ errors: connrefused [1-9][0-9]*" 20
+check "live: connrefused counted, marked as growing" "^ errors: connrefused [1-9][0-9]*↑" 20
 check "live: channels with nothing yet" "response: none yet \| connect: none yet" 10
 check "the run fails, saying why" "no request got a reply \([0-9]+ failed: connrefused [0-9]+\)" 20
 

@@ -427,8 +427,11 @@ void bt_live_extra_fetch(struct bt_live_extra *x, struct bt_run *run);
 void bt_live_extra_compose(struct bt_live *l);
 /* Rows the strip under the chart takes in a live view of height h (0: none). */
 int bt_live_extra_rows(const struct bt_live *l, int h);
-/* The strip: error kinds (non-zero ones; ROLE_ERROR while growing), channels' p50 / p99 / count. */
-void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l);
+/*
+ * The strip: error kinds (non-zero ones; ROLE_ERROR and an arrow while
+ * growing), channels' p50 / p99 / count.
+ */
+void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l, int utf8);
 /*
  * One channel's figures in a line: "incr p50 31ns p99 70ns n=8000" (wide:
  * p90, p99.9 and max too). "" for an empty histogram. Returns buf.

@@ -694,7 +694,7 @@ void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_r
 	if (dirty & DIRTY_CHART)
 		draw_chart(w, L.chart, a);
 	if ((dirty & (DIRTY_HISTO | DIRTY_BARS | DIRTY_CHART)) && L.extra.h > 0)
-		bt_live_extra_draw(w, L.extra, &a->live);
+		bt_live_extra_draw(w, L.extra, &a->live, a->utf8);
 	if (dirty & DIRTY_HISTO)
 		draw_histo(w, L.histo, a);
 	if (dirty & DIRTY_BARS)

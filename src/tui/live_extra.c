@@ -198,8 +198,13 @@ static int put(WINDOW *w, struct bt_rect r, int y, int *x, const char *text, enu
 	return *x < r.w;
 }
 
-/* "errors: connrefused 8310  connreset 3" (non-zero kinds), or "errors: none". */
-static void draw_errors(WINDOW *w, struct bt_rect r, int y, int *x, const struct bt_live_extra *x_)
+/*
+ * "errors: connrefused 8310  connreset 3" (non-zero kinds), or "errors:
+ * none". A kind that grows is red and marked with an arrow, so that it
+ * shows without colour too (NO_COLOR).
+ */
+static void draw_errors(WINDOW *w, struct bt_rect r, int y, int *x, const struct bt_live_extra *x_,
+			int utf8)
 {
 	char buf[64];
 	int any = 0;
@@ -214,6 +219,9 @@ static void draw_errors(WINDOW *w, struct bt_rect r, int y, int *x, const struct
 			 (unsigned long long)x_->err_total[i]);
 		if (!put(w, r, y, x, buf, x_->err_growing[i] ? ROLE_ERROR : ROLE_WARN))
 			return;
+		if (x_->err_growing[i] && *x < r.w)
+			*x += bt_text_draw(w, r, y, *x, utf8 ? "\u2191" : "^", bt_role_attr(ROLE_ERROR),
+					   utf8);
 	}
 	if (!any)
 		put(w, r, y, x, " none", ROLE_DIM);
@@ -238,7 +246,7 @@ static void draw_channels(WINDOW *w, struct bt_rect r, int y, int *x, const stru
 	put(w, r, y, x, "  (c: histogram)", ROLE_DIM);
 }
 
-void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l)
+void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l, int utf8)
 {
 	int x = 1, y = 0;
 
@@ -247,7 +255,7 @@ void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l)
 		return;
 	r.w -= 1;
 	if (l->x.nerr > 0) {
-		draw_errors(w, r, y, &x, &l->x);
+		draw_errors(w, r, y, &x, &l->x, utf8);
 		if (r.h >= 2) {
 			y++;
 			x = 1;
