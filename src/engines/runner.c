@@ -411,6 +411,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	pthread_mutex_unlock(&r->lock);
 	bt_noise_begin(&r->noise);
 	rc = bt_engine_run(&cfg, &out, &err);
+	job.workers_metric = out.metric;	/* for verify */
 	bt_noise_end(&r->noise, &nout);
 	rep->steal_pct = nout.steal_pct;
 	rep->runq = nout.runnable_mean;
@@ -422,7 +423,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		snprintf(r->verify, sizeof(r->verify), "cancelled");
 	} else if (out.failed) {
 		snprintf(r->verify, sizeof(r->verify), "%s", err.msg);
-	} else if (wl->verify != NULL && (job.workers_metric = out.metric, wl->verify(&job, &err) < 0)) {
+	} else if (wl->verify != NULL && wl->verify(&job, &err) < 0) {
 		snprintf(r->verify, sizeof(r->verify), "verify: %s", err.msg);
 	} else {
 		rep->ok = 1;
