@@ -401,10 +401,10 @@ double bt_live_rep_frac(const struct bt_snapshot *s);
 void bt_live_progress(const struct bt_snapshot *s, double *frac, double *eta);
 /* Recompose the shown histogram from the finished reps (and the rep in progress). */
 void bt_live_compose(struct bt_live *l);
-/* c on the live view or a replay: the histogram pane shows the next latency channel. */
-int bt_live_channel_key(struct bt_app *a, int ch);
-
 /* --- live_extra.c: channels and error kinds in the live model ------------ */
+
+/* c on the live view or a replay: the histogram pane shows the next latency channel; 1 when used. */
+int bt_live_channel_key(struct bt_app *a, int ch);
 
 /* An error kind counts as growing this long after it last grew (s of the run's time). */
 #define BT_LIVE_GROW_S 1.0

@@ -364,17 +364,6 @@ void bt_live_compose(struct bt_live *l)
 	bt_live_extra_compose(l);
 }
 
-int bt_live_channel_key(struct bt_app *a, int ch)
-{
-	struct bt_live *l = &a->live;
-
-	if (ch != 'c' || l->x.nch == 0)
-		return 0;
-	l->x.view = (l->x.view + 1) % (l->x.nch + 1);
-	a->dirty |= DIRTY_HISTO;
-	return 1;
-}
-
 static void live_hist_update(struct bt_app *a)
 {
 	struct bt_live *l = &a->live;

@@ -156,6 +156,17 @@ void bt_live_extra_compose(struct bt_live *l)
 	}
 }
 
+int bt_live_channel_key(struct bt_app *a, int ch)
+{
+	struct bt_live *l = &a->live;
+
+	if (ch != 'c' || l->x.nch == 0)
+		return 0;
+	l->x.view = (l->x.view + 1) % (l->x.nch + 1);
+	a->dirty |= DIRTY_HISTO;
+	return 1;
+}
+
 int bt_live_extra_rows(const struct bt_live *l, int h)
 {
 	int want = (l->x.nch > 0) + (l->x.nerr > 0);
