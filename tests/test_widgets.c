@@ -426,6 +426,14 @@ static void test_chart_hit(void **state)
 		assert_int_equal(k, 0);
 		assert_int_equal(i, 0);
 	}
+	/* Past the top of a fixed y range (the scaling chart's ideal line sets one): the top row. */
+	m.nseries = 1;
+	m.ymin = 0;
+	m.ymax = 3e6;
+	bt_chart_draw(p, r, &m, 0);
+	assert_int_equal(bt_chart_hit(p, r, &m, 0, 1, col[6], &k, &i), 1);
+	assert_int_equal(k, 0);
+	assert_int_equal(i, 6);
 	delwin(p);
 }
 

@@ -511,9 +511,11 @@ int bt_chart_hit(WINDOW *win, struct bt_rect r, const struct bt_chart_model *mod
 			double px, py, d;
 			int col, row;
 
-			if (!to_pixel(&G.f, &g, s->x[i], s->y[i], &px, &py) || px < 0 || py < 0 ||
-			    px > g.pw * g.sx - 1 || py > g.ph * g.sy - 1)
+			if (!to_pixel(&G.f, &g, s->x[i], s->y[i], &px, &py) || px < 0 ||
+			    px > g.pw * g.sx - 1)
 				continue;
+			/* A point above or below the range is clicked where its line leaves the plot. */
+			py = py < 0 ? 0 : py > g.ph * g.sy - 1 ? g.ph * g.sy - 1 : py;
 			col = G.plot.x + (int)lround(px) / g.sx;
 			row = G.plot.y + (int)lround(py) / g.sy;
 			if (abs(col - x) > BT_CHART_HIT_COLS)
