@@ -139,9 +139,52 @@ static int ch_worker(struct bt_worker *w)
 
 		bt_lat_record_ch(w, ch, 1000u * (uint64_t)ch);
 		bt_lat_record_ch(w, 3, 7);
+		if (ch == 1)
+			bt_worker_count(w, 0, 1);
+		if (w->done % 3 == 0)
+			bt_worker_error(w, 1);
 		bt_worker_ops(w, 1);
 	}
 	return 0;
+}
+
+static const struct bt_metric ch_metrics[] = {
+	{ .name = "evens", .unit = "ops", .kind = BT_MK_COUNTER },
+	{ .name = "oops", .unit = "errors", .kind = BT_MK_COUNTER, .error = 1 },
+};
+
+/* What the sampler handed out live: the channels' intervals summed, the latest metrics. */
+struct live_seen {
+	uint64_t ch_total[BT_LAT_CH_MAX + 1];
+	uint64_t ch_min[BT_LAT_CH_MAX + 1];
+	int bad_ch, nm, calls;
+	uint64_t metric[BT_METRICS_MAX], errors;
+};
+
+static void seen_ch(void *arg, int ch, const struct bt_hist *ival)
+{
+	struct live_seen *v = arg;
+
+	if (ch < 1 || ch > 2) {
+		v->bad_ch++;
+		return;
+	}
+	v->ch_total[ch] += ival->total;
+	if (ival->total && (v->ch_min[ch] == 0 || ival->min < v->ch_min[ch]))
+		v->ch_min[ch] = ival->min;
+}
+
+static void seen_metrics(void *arg, const uint64_t *m, int nm, uint64_t errors)
+{
+	struct live_seen *v = arg;
+
+	/* Counters only grow from one sample to the next. */
+	if (v->calls > 0 && (m[0] < v->metric[0] || errors < v->errors))
+		v->bad_ch++;
+	v->nm = nm;
+	memcpy(v->metric, m, sizeof(*m) * (size_t)nm);
+	v->errors = errors;
+	v->calls++;
 }
 
 static void run_channels(const struct bt_engine_ops *eng, int threads, uint64_t ops)
@@ -149,7 +192,8 @@ static void run_channels(const struct bt_engine_ops *eng, int threads, uint64_t 
 	struct fixture f;
 	struct bt_engine_out out = { 0 };
 	struct bt_err err = { "" };
-	uint64_t even = 0;
+	struct live_seen seen = { 0 };
+	uint64_t even = 0, thirds = 0;
 
 	null_job(&f, threads);
 	f.job.ops = ops;
@@ -160,18 +204,30 @@ static void run_channels(const struct bt_engine_ops *eng, int threads, uint64_t 
 	struct bt_engine_cfg cfg = {
 		.engine = eng, .worker = ch_worker, .job = &f.job, .lat_on = 1, .nch = 2,
 		.lat_every = 1, .clock_cost_ns = 20, .sample_ns = 10000000,
+		.on_interval_ch = seen_ch, .on_metrics = seen_metrics, .arg = &seen,
+		.metrics = ch_metrics, .nmetrics = 2,
 	};
 	assert_int_equal(bt_engine_run(&cfg, &out, &err), 0);
 	assert_false(out.failed);
 	assert_true(out.ops == ops);
-	for (int i = 0; i < threads; i++)
+	for (int i = 0; i < threads; i++) {
 		even += (out.workers[i].ops + 1) / 2;
+		thirds += (out.workers[i].ops + 2) / 3;
+	}
 	assert_true(out.hist->total == 0);
 	assert_true(out.ch_hist[0]->total == even);
 	assert_true(out.ch_hist[1]->total == ops - even);
 	assert_true(out.ch_hist[0]->min == 1000 && out.ch_hist[0]->max == 1000);
 	assert_true(out.ch_hist[1]->min == 2000 && out.ch_hist[1]->max == 2000);
 	assert_null(out.ch_hist[2]);
+	/* The live intervals add up to the rep's histograms; the last metrics are the rep's. */
+	assert_int_equal(seen.bad_ch, 0);
+	assert_true(seen.ch_total[1] == even && seen.ch_total[2] == ops - even);
+	assert_true(seen.ch_min[1] == 1000 && seen.ch_min[2] == 2000);
+	assert_int_equal(seen.nm, 2);
+	assert_true(seen.calls >= 1);
+	assert_true(seen.metric[0] == even && out.metric[0] == even);
+	assert_true(seen.metric[1] == thirds && seen.errors == thirds && out.errors == thirds);
 	for (int k = 0; k < 2; k++)
 		bt_hist_free(out.ch_hist[k]);
 	bt_hist_free(out.hist);

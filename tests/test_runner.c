@@ -195,6 +195,98 @@ static void test_cancel(void **state)
 	unlink(path);
 }
 
+/*
+ * While a kv rep runs, its extra channels (incr, read) have live histograms
+ * and the snapshot carries its metrics so far: what the TUI's live view
+ * shows beside the main histogram.
+ */
+static void test_live_channels(void **state)
+{
+	static const char *const args[] = { "backend=inproc", "clients=2", "duration=30s",
+					    "warmup=0", "reps=1", NULL };
+	const struct bt_workload *wl = bt_workload_find("kv");
+	struct bt_plan pl;
+	struct bt_run *run;
+	struct bt_err err = { "" };
+	struct bt_snapshot snap;
+	struct bt_hist *h = bt_hist_new();
+	int cell = -1, rep = -1, incr = -1;
+
+	(void)state;
+	make_plan(&pl, "kv", args);
+	assert_int_equal(bt_run_start(&run, wl, &pl, NULL, &err), 0);
+	do {
+		bt_run_snapshot(run, &snap);
+		sched_yield();
+	} while (snap.sample_seq < 2);
+	assert_int_equal(snap.metrics_cell, 0);
+	assert_int_equal(snap.metrics_rep, 0);
+	assert_int_equal(snap.nmetrics, (int)wl->nmetrics);
+	for (int m = 0; m < (int)wl->nmetrics; m++)
+		if (strcmp(wl->metrics[m].name, "incr") == 0)
+			incr = m;
+	assert_true(incr >= 0);
+	assert_true(snap.metric[incr] > 0);
+	assert_true(snap.errors == 0);
+	for (int ch = 1; ch <= 2; ch++) {
+		assert_int_equal(bt_run_live_hist_ch(run, ch, h, &cell, &rep), 0);
+		assert_int_equal(cell, 0);
+		assert_int_equal(rep, 0);
+		assert_true(h->total > 0);
+	}
+	assert_int_equal(bt_run_live_hist_ch(run, 3, h, &cell, &rep), -ENODATA);
+	assert_int_equal(bt_run_live_hist_ch(run, -1, h, &cell, &rep), -ENODATA);
+	bt_run_cancel(run);
+	assert_int_equal(bt_run_wait(run), -EINTR);
+	bt_run_free(run);
+	bt_plan_destroy(&pl);
+	bt_hist_free(h);
+}
+
+/*
+ * Every rep keeps the rate over its sample windows (the sample interval),
+ * summarized per cell, recorded and read back as it was.
+ */
+static void test_rate_recorded(void **state)
+{
+	static const char *const args[] = { "threads=1", "duration=300ms", "sample=100ms",
+					    "reps=2", "warmup=0", NULL };
+	const struct bt_workload *wl = bt_workload_find("null");
+	struct bt_plan pl;
+	struct bt_run *run;
+	struct bt_err err = { "" };
+	struct bt_results back;
+	const struct bt_results *res;
+	char path[256];
+
+	(void)state;
+	make_plan(&pl, "null", args);
+	tmp_path(path, sizeof(path));
+	assert_int_equal(bt_run_start(&run, wl, &pl, path, &err), 0);
+	assert_int_equal(bt_run_wait(run), 0);
+	res = bt_run_results(run);
+	assert_int_equal(res->nreps, 2);
+	assert_int_equal(bt_rec_read(path, &back, &err), 0);
+	assert_int_equal(back.nreps, 2);
+	for (int k = 0; k < 2; k++) {
+		const struct bt_rate_stats *a = &res->reps[k].rate, *b = &back.reps[k].rate;
+
+		assert_true(a->window_s == 0.1);
+		assert_true(a->n >= 1);
+		assert_true(a->min <= a->avg && a->avg <= a->max && a->min > 0);
+		assert_true(a->n == b->n && a->window_s == b->window_s && a->min == b->min &&
+			    a->avg == b->avg && a->max == b->max && a->sd == b->sd);
+	}
+	assert_int_equal(res->cells[0].rate_avg.n, 2);
+	assert_int_equal(back.cells[0].rate_avg.n, 2);
+	assert_int_equal(back.cells[0].rate_windows, res->reps[0].rate.n + res->reps[1].rate.n);
+	assert_true(back.cells[0].rate_avg.median == res->cells[0].rate_avg.median);
+	bt_results_destroy(&back);
+	bt_run_free(run);
+	bt_plan_destroy(&pl);
+	unlink(path);
+}
+
 /* as= is an axis: both engines run the same cells, every count exact. */
 /*
  * Every registered workload's schema goes with the common one: no
@@ -625,6 +717,8 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_finalize),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_live_channels),
+		cmocka_unit_test(test_rate_recorded),
 		cmocka_unit_test(test_every_workload_plans),
 		cmocka_unit_test(test_as_processes),
 		cmocka_unit_test(test_levels),

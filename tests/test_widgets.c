@@ -356,6 +356,87 @@ static void test_chart_axis(void **state)
 	sample_free(&sm);
 }
 
+/*
+ * Clicking a chart point (bt_chart_hit): in ASCII a sparse series marks its
+ * points with '*'. Each mark hits its own point; two series at the same x
+ * are told apart by the row; every cell that hits anything is within
+ * BT_CHART_HIT_COLS columns of the point it hits; the header, the y labels
+ * and the cells far from every point hit nothing.
+ */
+static void test_chart_hit(void **state)
+{
+	double x[7], up[7], down[7];
+	struct bt_series s[2] = {
+		{ x, up, 7, ROLE_SERIES0, 0, "up" }, { x, down, 7, ROLE_SERIES1, 0, "down" } };
+	struct bt_chart_model m = { .yunit = "items/s", .xunit = "threads", .logx = 1,
+				    .nseries = 1, .series = s };
+	struct bt_rect r = { 0, 0, 20, 60 };
+	WINDOW *p = pad_new(20, 60);
+	int k, i, marks = 0, col[7];
+
+	(void)state;
+	for (int j = 0; j < 7; j++) {
+		x[j] = 1 << j;
+		up[j] = 1e6 * (j + 1);
+		down[j] = 1e6 * (7 - j);
+	}
+	bt_chart_draw(p, r, &m, 0);
+	/* The marks, left to right, are the points in order (row 0: the legend's). */
+	for (int cx = 0; cx < 60; cx++)
+		for (int cy = 1; cy < 20; cy++) {
+			if (cell(p, cy, cx) != '*')
+				continue;
+			assert_true(marks < 7);
+			assert_int_equal(bt_chart_hit(p, r, &m, 0, cy, cx, &k, &i), 1);
+			assert_int_equal(k, 0);
+			assert_int_equal(i, marks);
+			col[marks++] = cx;
+		}
+	assert_int_equal(marks, 7);
+	for (int cy = 0; cy < 20; cy++)
+		for (int cx = 0; cx < 60; cx++) {
+			if (!bt_chart_hit(p, r, &m, 0, cy, cx, &k, &i))
+				continue;
+			assert_true(abs(cx - col[i]) <= BT_CHART_HIT_COLS);
+			assert_true(cy >= 1);		/* not the header */
+			assert_true(cx >= col[0] - BT_CHART_HIT_COLS);
+		}
+	assert_int_equal(bt_chart_hit(p, r, &m, 0, 0, col[3], &k, &i), 0);	/* header row */
+	assert_int_equal(bt_chart_hit(p, r, &m, 0, 5, 0, &k, &i), 0);	/* y labels */
+	assert_int_equal(bt_chart_hit(p, r, &m, 0, 5, (col[5] + col[6]) / 2, &k, &i),
+			 col[6] - col[5] <= 2 * BT_CHART_HIT_COLS);	/* between two far points */
+
+	/* Two series crossing: at the first x the top mark is "down"'s, the bottom one "up"'s. */
+	m.nseries = 2;
+	bt_chart_draw(p, r, &m, 0);
+	{
+		int top = -1, bottom = -1;
+
+		for (int cy = 1; cy < 20; cy++)
+			if (cell(p, cy, col[0]) == '*') {
+				if (top < 0)
+					top = cy;
+				bottom = cy;
+			}
+		assert_true(top >= 0 && bottom > top);
+		assert_int_equal(bt_chart_hit(p, r, &m, 0, top, col[0], &k, &i), 1);
+		assert_int_equal(k, 1);
+		assert_int_equal(i, 0);
+		assert_int_equal(bt_chart_hit(p, r, &m, 0, bottom, col[0], &k, &i), 1);
+		assert_int_equal(k, 0);
+		assert_int_equal(i, 0);
+	}
+	/* Past the top of a fixed y range (the scaling chart's ideal line sets one): the top row. */
+	m.nseries = 1;
+	m.ymin = 0;
+	m.ymax = 3e6;
+	bt_chart_draw(p, r, &m, 0);
+	assert_int_equal(bt_chart_hit(p, r, &m, 0, 1, col[6], &k, &i), 1);
+	assert_int_equal(k, 0);
+	assert_int_equal(i, 6);
+	delwin(p);
+}
+
 /* The highlighted series is drawn in ROLE_HIGHLIGHT and listed first in the legend. */
 static void test_chart_highlight(void **state)
 {
@@ -1101,6 +1182,7 @@ int main(void)
 		cmocka_unit_test(test_chart_legend_more),
 		cmocka_unit_test(test_chart_markers),
 		cmocka_unit_test(test_chart_glyphs),
+		cmocka_unit_test(test_chart_hit),
 		cmocka_unit_test(test_rep_progress),
 		cmocka_unit_test(test_chart_scaling),
 		cmocka_unit_test(test_histo_markers),

@@ -462,6 +462,8 @@ int bt_recw_header(struct bt_recw *w, const struct bt_results *res)
 	put(o, "unit", jstr(res->unit), &bad);
 	put(o, "lat_what", jstr(res->lat_what), &bad);
 	put(o, "baseline", jstr(res->baseline), &bad);
+	if (res->rate_what[0])
+		put(o, "rate_what", jstr(res->rate_what), &bad);
 	put(o, "timer_cost_ns", jreal(res->timer_cost_ns), &bad);
 	put(o, "machine", machine_json(&res->machine, &bad), &bad);
 
@@ -663,6 +665,24 @@ static json_t *rep_noise_json(const struct bt_rep *r, int *bad)
 	return o;
 }
 
+/* A rep's rate over its sample windows (results.h struct bt_rate_stats). */
+static json_t *rep_rate_json(const struct bt_rate_stats *rs, int *bad)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	put(o, "window_s", jreal(rs->window_s), bad);
+	put(o, "n", json_integer(rs->n), bad);
+	put(o, "min", jreal(rs->min), bad);
+	put(o, "avg", jreal(rs->avg), bad);
+	put(o, "max", jreal(rs->max), bad);
+	put(o, "sd", jreal(rs->sd), bad);
+	return o;
+}
+
 int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 {
 	json_t *o = json_object(), *workers;
@@ -690,6 +710,8 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 	if (r->engine[0])
 		put(o, "engine", json_string(r->engine), &bad);
 	put(o, "noise", rep_noise_json(r, &bad), &bad);
+	if (r->rate.window_s > 0)
+		put(o, "rate", rep_rate_json(&r->rate, &bad), &bad);
 	put(o, "hist", r->hist != NULL ? hist_json(r->hist, &bad) : rep_lat_json(&r->lat, &bad), &bad);
 	if (w->nch > 0) {
 		/* Each channel by name, in the main histogram's encoding. */
@@ -820,6 +842,17 @@ int bt_recw_cell(struct bt_recw *w, const struct bt_cell *c)
 		put(o, "ch_lat", ch, &bad);
 	}
 	put(o, "noise", cell_noise_json(c, &bad), &bad);
+	if (c->rate_avg.n > 0) {
+		/* For readers without benchtop: a reader summarizes the reps' own. */
+		json_t *rt = json_object();
+
+		put(rt, "window_s", jreal(c->rate_window_s), &bad);
+		put(rt, "min", summary_json(&c->rate_min, &bad), &bad);
+		put(rt, "avg", summary_json(&c->rate_avg, &bad), &bad);
+		put(rt, "max", summary_json(&c->rate_max, &bad), &bad);
+		put(rt, "sd", summary_json(&c->rate_sd, &bad), &bad);
+		put(o, "rate", rt, &bad);
+	}
 	if (w->nmetrics > 0)
 		put(o, "metrics", metric_summaries_json(w, c, &bad), &bad);
 	return emit(w, o, bad);
@@ -888,17 +921,17 @@ struct rd {
 };
 
 /* Known top-level fields of each line type; a newer minor version may add more. */
-static const char *const known_fields[][26] = {
+static const char *const known_fields[][28] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
 	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "worker_axes", "cells", "metrics",
-	  "lat_channels", "explore", "workers_axis", NULL },
+	  "lat_channels", "explore", "workers_axis", "rate_what", NULL },
 	{ "sample", "type", "cell", "rep", "t", "dt", "ops_s", "bytes_s", "ops", "lat_count", "p50",
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
 	  "user_s", "sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "hist", "workers",
-	  "metrics", "noise", "ch_hist", "engine", NULL },
+	  "metrics", "noise", "ch_hist", "engine", "rate", NULL },
 	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
-	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", "ch_lat", NULL },
+	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", "ch_lat", "rate", NULL },
 	{ "end", "type", "status", "error", "time", NULL },
 	{ "segment", "type", "cell", "t", "settings", NULL },
 	{ "change", "type", "cell", "t", "key", "value", "plan", NULL },
@@ -1335,6 +1368,7 @@ static int read_header(struct rd *rd, json_t *hdr, struct bt_results *res, int *
 	    (ret = get_str(rd, hdr, "", "unit", res->unit, sizeof(res->unit))) < 0 ||
 	    (ret = get_str(rd, hdr, "", "lat_what", res->lat_what, sizeof(res->lat_what))) < 0 ||
 	    (ret = get_str(rd, hdr, "", "baseline", res->baseline, sizeof(res->baseline))) < 0 ||
+	    (ret = get_str(rd, hdr, "", "rate_what", res->rate_what, sizeof(res->rate_what))) < 0 ||
 	    (ret = get_dbl(rd, hdr, "", "timer_cost_ns", &res->timer_cost_ns)) < 0 ||
 	    (ret = read_machine(rd, json_object_get(hdr, "machine"), &res->machine)) < 0)
 		return ret;
@@ -1585,6 +1619,25 @@ static int read_rep_noise(struct rd *rd, json_t *n, struct bt_rep *r)
 	return 0;
 }
 
+/* A rep's "rate" object; absent in older recordings (no windows: n 0). */
+static int read_rep_rate(struct rd *rd, json_t *o, struct bt_rate_stats *rs)
+{
+	int ret;
+
+	if (o == NULL || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		return rd_fail(rd, -EINVAL, "field \"rate\": expected an object");
+	if ((ret = get_dbl(rd, o, "rate.", "window_s", &rs->window_s)) < 0 ||
+	    (ret = get_i(rd, o, "rate.", "n", 0, 0, INT_MAX, &rs->n)) < 0 ||
+	    (ret = get_dbl(rd, o, "rate.", "min", &rs->min)) < 0 ||
+	    (ret = get_dbl(rd, o, "rate.", "avg", &rs->avg)) < 0 ||
+	    (ret = get_dbl(rd, o, "rate.", "max", &rs->max)) < 0 ||
+	    (ret = get_dbl(rd, o, "rate.", "sd", &rs->sd)) < 0)
+		return ret;
+	return 0;
+}
+
 static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 {
 	struct bt_rep r;
@@ -1616,6 +1669,7 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	    (ret = read_hist(rd, json_object_get(o, "hist"), &r.hist)) < 0 ||
 	    (ret = read_workers(rd, o, &r)) < 0 ||
 	    (ret = read_rep_noise(rd, json_object_get(o, "noise"), &r)) < 0 ||
+	    (ret = read_rep_rate(rd, json_object_get(o, "rate"), &r.rate)) < 0 ||
 	    (ret = read_metric_values(rd, o, res, &r)) < 0 ||
 	    (ret = read_ch_hists(rd, o, res, &r)) < 0)
 		goto fail;

@@ -277,7 +277,8 @@ char *bt_results_metric_fmt(const struct bt_metric_info *mi, double v, char *buf
 	return buf;
 }
 
-enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_STEAL, F_N };
+enum { F_OPS, F_BYTES, F_WALL, F_USER, F_SYS, F_VCSW, F_IVCSW, F_CPU, F_PAR, F_STEAL, F_RMIN,
+       F_RAVG, F_RMAX, F_RSD, F_N };
 
 /*
  * The noise figures of a cell from its counted reps' throughputs x[0..n)
@@ -363,7 +364,7 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 {
 	struct bt_cell *cell;
 	double *v[F_N] = { NULL };
-	int n = 0, nsteal = 0, rc = 0;
+	int n = 0, nsteal = 0, nrate = 0, rc = 0;
 
 	if (c < 0 || c >= res->ncells)
 		return -EINVAL;
@@ -381,6 +382,8 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 
 	cell->failed = 0;
 	cell->lat_every = 0;
+	cell->rate_window_s = 0;
+	cell->rate_windows = 0;
 	for (int k = 0; k < nlist; k++) {
 		const struct bt_rep *r = &res->reps[list != NULL ? list[k] : k];
 
@@ -401,6 +404,14 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 		v[F_PAR][n] = r->wall_s > 0 ? (r->user_s + r->sys_s) / r->wall_s : 0;
 		if (r->steal_pct >= 0)
 			v[F_STEAL][nsteal++] = r->steal_pct;
+		if (r->rate.n > 0) {
+			v[F_RMIN][nrate] = r->rate.min;
+			v[F_RAVG][nrate] = r->rate.avg;
+			v[F_RMAX][nrate] = r->rate.max;
+			v[F_RSD][nrate++] = r->rate.sd;
+			cell->rate_window_s = r->rate.window_s;
+			cell->rate_windows += r->rate.n;
+		}
 		n++;
 		if (r->lat_every > cell->lat_every)
 			cell->lat_every = r->lat_every;
@@ -415,6 +426,10 @@ static int summarize(struct bt_results *res, int c, const int *list, int nlist)
 	bt_stats_summarize(v[F_IVCSW], n, &cell->ivcsw);
 	bt_stats_summarize(v[F_CPU], n, &cell->cpu_s);
 	bt_stats_summarize(v[F_PAR], n, &cell->par);
+	bt_stats_summarize(v[F_RMIN], nrate, &cell->rate_min);
+	bt_stats_summarize(v[F_RAVG], nrate, &cell->rate_avg);
+	bt_stats_summarize(v[F_RMAX], nrate, &cell->rate_max);
+	bt_stats_summarize(v[F_RSD], nrate, &cell->rate_sd);
 	cell->nreps = n;
 	rc = cell_noise(cell, v[F_OPS], n, v[F_STEAL], nsteal);
 	cell->done = n >= cell->total_reps;

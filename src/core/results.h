@@ -83,6 +83,16 @@ struct bt_rep_lat {
 	uint64_t *cnt;			/* owned [n], then idx: free(cnt) frees both */
 };
 
+/*
+ * The rate over fixed windows of one rep's samples (core/ratewin.h): how
+ * much the throughput wobbled within the rep, httperf's "reply rate".
+ */
+struct bt_rate_stats {
+	int n;			/* windows; 0: none (the rep was shorter than one) */
+	double window_s;	/* the window: the run's sample interval */
+	double min, avg, max, sd;	/* ops/s over the windows (sd: n - 1; 0 for one) */
+};
+
 /* One finished repetition. */
 struct bt_rep {
 	int cell, rep;		/* rep counts warmups first: 0..warmup-1 are warmups */
@@ -108,6 +118,7 @@ struct bt_rep {
 	 * run's, the mean CPU frequency at its end (0 unknown), throttle events.
 	 */
 	double steal_pct, runq, freq_mhz, throttled;
+	struct bt_rate_stats rate;	/* ops/s over the rep's sample windows (n 0: none) */
 	double metric[BT_RES_METRICS];	/* by bt_results.metrics index, as recorded: counters,
 					 * gauges and times raw (times in ns, total), ratios derived
 					 * by bt_results_add_rep (NAN for 0/0) */
@@ -166,6 +177,14 @@ struct bt_cell {
 	struct bt_summary ops_s, bytes_s, wall_s, user_s, sys_s, vcsw, ivcsw;
 	struct bt_summary cpu_s;	/* user + sys per rep */
 	struct bt_summary par;		/* (user + sys) / wall per rep: effective parallelism */
+	/*
+	 * Of bt_rep.rate over the counted reps that have windows (n = 0: none
+	 * has): the min, avg, max and sd of each rep's windows; rate_window_s
+	 * is theirs.
+	 */
+	struct bt_summary rate_min, rate_avg, rate_max, rate_sd;
+	double rate_window_s;
+	int rate_windows;	/* windows in all those reps */
 	struct bt_summary metric[BT_RES_METRICS];	/* by bt_results.metrics index: of
 					 * bt_results_metric_rep over the counted reps that have a
 					 * value (n = 0: none has) */
@@ -200,6 +219,8 @@ struct bt_results {
 	char unit[32];			/* what an op is: "items", "bytes", "requests" */
 	char lat_what[96];		/* what a latency is: "end-to-end per message" */
 	char baseline[64];		/* the cell speedups are relative to: "mode=serial"; "" */
+	char rate_what[32];		/* what the text table calls the rate over sample windows
+					 * ("reply rate"); "": the table leaves it out (JSON has it) */
 	double timer_cost_ns;
 	char *plan_json;		/* owned: bt_plan_to_json of the plan */
 	struct bt_sysinfo machine;

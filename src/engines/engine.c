@@ -256,15 +256,29 @@ static void sample(struct bt_engine *e, uint64_t *wops, struct bt_hist *ival,
 			s.p999 = bt_hist_percentile(ival, 99.9);
 			s.max = ival->max;
 		}
-		/* Extra channels go straight into the rep's histograms: no live view. */
+		/* Each extra channel's interval: into the rep's histogram and to the face. */
 		for (int c = 1; c <= e->nch; c++) {
+			bt_hist_reset(ival);
 			for (int i = 0; i < e->n; i++) {
 				struct gone_arg g = { e, i };
 
-				bt_recorder_take_or(&e->rec[c * e->n + i], out->ch_hist[c - 1],
+				bt_recorder_take_or(&e->rec[c * e->n + i], ival,
 						    e->ops->gone ? worker_gone : NULL, &g);
 			}
+			if (out->ch_hist[c - 1] != NULL)
+				bt_hist_add(out->ch_hist[c - 1], ival);
+			if (cfg->on_interval_ch != NULL)
+				cfg->on_interval_ch(cfg->arg, c, ival);
 		}
+	}
+	if (cfg->on_metrics != NULL) {
+		uint64_t m[BT_METRICS_MAX] = { 0 }, errors = 0;
+		int nm = cfg->nmetrics < BT_METRICS_MAX ? cfg->nmetrics : BT_METRICS_MAX;
+
+		bt_metrics_combine(cfg->metrics, nm, e->w, e->n, m);
+		for (int i = 0; i < e->n; i++)
+			errors += atomic_load_explicit(&e->w[i].c.errors, memory_order_relaxed);
+		cfg->on_metrics(cfg->arg, m, nm, errors);
 	}
 	e->ops->cpu(e, &now);
 	dt = (double)(now.t - prev->t) / 1e9;

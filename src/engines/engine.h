@@ -17,9 +17,10 @@
  * histograms (workload.h .lat_channels; kv's "incr" and "read"). Each is
  * one more interval recorder per worker in the same region (so forked
  * workers write them too), recorded with bt_lat_record_ch without 1-in-N
- * sampling, and taken by the sampler straight into out->ch_hist[k]: the
- * samples and the live histogram stay the main channel's, which keeps the
- * sample lines and the TUI as they were.
+ * sampling, and taken by the sampler into one interval histogram per
+ * channel, added to out->ch_hist[k] and handed to on_interval_ch (a face's
+ * live percentiles per channel). The samples stay the main channel's, which
+ * keeps the sample lines (and so the recording) as they were.
  *
  * Engines:
  *   threads    N pthreads in this process; the region is private memory.
@@ -128,6 +129,19 @@ struct bt_engine_cfg {
 	 * merged latency histogram (only when lat_on). May be NULL.
 	 */
 	void (*on_interval_hist)(void *arg, const struct bt_hist *ival);
+	/*
+	 * Called on the calling thread after on_interval_hist, once per extra
+	 * channel ch (1..nch), with that channel's interval histogram (only
+	 * when lat_on). May be NULL.
+	 */
+	void (*on_interval_ch)(void *arg, int ch, const struct bt_hist *ival);
+	/*
+	 * Called on the calling thread before on_sample with the workers'
+	 * metric slots so far in this rep, combined per the metric table
+	 * (bt_metrics_combine, relaxed loads: no worker waits), and the errors
+	 * so far. May be NULL.
+	 */
+	void (*on_metrics)(void *arg, const uint64_t *metric, int nmetrics, uint64_t errors);
 	/*
 	 * Called on the calling thread once every worker is started and parked
 	 * at the gate, before the gate opens (tests find worker processes here).

@@ -17,6 +17,7 @@
 #include "bt_config.h"
 #include "core/clock.h"
 #include "core/noise.h"
+#include "core/ratewin.h"
 #include "core/recording.h"
 #include "core/sysinfo.h"
 #include "core/topo.h"
@@ -173,6 +174,7 @@ struct bt_run {
 	struct bt_noise noise;		/* the running rep's (controller and sampler, never at once) */
 
 	struct bt_hist *live;		/* under lock: the rep in progress, intervals merged */
+	struct bt_hist *live_ch[BT_LAT_CH_MAX];	/* under lock: the same per extra channel */
 	int live_cell, live_rep;	/* under lock; -1 before the first rep */
 
 	pthread_mutex_t snap_lock;	/* never taken by workers */
@@ -219,14 +221,47 @@ static void on_interval_hist(void *arg, const struct bt_hist *ival)
 	pthread_mutex_unlock(&r->lock);
 }
 
-int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep)
+static void on_interval_ch(void *arg, int ch, const struct bt_hist *ival)
 {
-	int rc = -ENODATA;
+	struct bt_run *r = arg;
 
 	pthread_mutex_lock(&r->lock);
-	if (r->live != NULL && r->live_cell >= 0) {
+	if (ch >= 1 && ch <= BT_LAT_CH_MAX && r->live_ch[ch - 1] != NULL)
+		bt_hist_add(r->live_ch[ch - 1], ival);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void on_metrics(void *arg, const uint64_t *metric, int nm, uint64_t errors)
+{
+	struct bt_run *r = arg;
+
+	pthread_mutex_lock(&r->snap_lock);
+	r->snap.metrics_cell = r->snap.cell;
+	r->snap.metrics_rep = r->snap.rep;
+	r->snap.nmetrics = nm;
+	memcpy(r->snap.metric, metric, sizeof(*metric) * (size_t)nm);
+	r->snap.errors = errors;
+	pthread_mutex_unlock(&r->snap_lock);
+}
+
+int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep)
+{
+	return bt_run_live_hist_ch(r, 0, dst, cell, rep);
+}
+
+int bt_run_live_hist_ch(struct bt_run *r, int ch, struct bt_hist *dst, int *cell, int *rep)
+{
+	struct bt_hist *src = NULL;	/* set once by bt_run_start: no lock needed to read */
+	int rc = -ENODATA;
+
+	if (ch == 0)
+		src = r->live;
+	else if (ch >= 1 && ch <= BT_LAT_CH_MAX)
+		src = r->live_ch[ch - 1];
+	pthread_mutex_lock(&r->lock);
+	if (src != NULL && r->live_cell >= 0) {
 		bt_hist_reset(dst);
-		bt_hist_add(dst, r->live);
+		bt_hist_add(dst, src);
 		*cell = r->live_cell;
 		*rep = r->live_rep;
 		rc = 0;
@@ -241,6 +276,9 @@ static void live_reset(struct bt_run *r, int cell, int rep)
 	pthread_mutex_lock(&r->lock);
 	if (r->live != NULL)
 		bt_hist_reset(r->live);
+	for (int k = 0; k < BT_LAT_CH_MAX; k++)
+		if (r->live_ch[k] != NULL)
+			bt_hist_reset(r->live_ch[k]);
 	r->live_cell = cell;
 	r->live_rep = rep;
 	pthread_mutex_unlock(&r->lock);
@@ -281,7 +319,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	struct bt_noise_out nout;
 	struct bt_err err = { "" };
 	int *cpus = NULL, *team_cpus = NULL;
-	int rc;
+	int rc, s0;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->verify = r->verify;	/* bt_results_add_rep copies it */
@@ -347,6 +385,8 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.sample_ns = (uint64_t)common(pl, C_SAMPLE)->i,
 		.on_sample = on_sample,
 		.on_interval_hist = on_interval_hist,
+		.on_interval_ch = on_interval_ch,
+		.on_metrics = on_metrics,
 		.arg = r,
 		.cancel = &r->cancel,
 		.metrics = wl->metrics,
@@ -354,8 +394,12 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.cell = c,
 		.rep = i,
 	};
+	pthread_mutex_lock(&r->lock);
+	s0 = r->res.nsamples;	/* this rep's samples follow */
+	pthread_mutex_unlock(&r->lock);
 	bt_noise_begin(&r->noise);
 	rc = bt_engine_run(&cfg, &out, &err);
+	job.workers_metric = out.metric;	/* for verify */
 	bt_noise_end(&r->noise, &nout);
 	rep->steal_pct = nout.steal_pct;
 	rep->runq = nout.runnable_mean;
@@ -386,6 +430,11 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		rep->bytes_s = (double)out.bytes / out.wall_s;
 	}
 	rep->lat_every = out.lat_every;
+	/* The rate over the rep's sample windows (ratewin.h: why the sample interval). */
+	pthread_mutex_lock(&r->lock);
+	bt_rate_windows(r->res.samples + s0, r->res.nsamples - s0, (double)cfg.sample_ns / 1e9,
+			(double)cfg.sample_ns / 1e9, &rep->rate);
+	pthread_mutex_unlock(&r->lock);
 	for (size_t m = 0; m < wl->nmetrics && m < BT_METRICS_MAX; m++)
 		rep->metric[m] = (double)(out.metric[m] + job.metric[m]);
 	rep->hist = out.hist;
@@ -779,6 +828,7 @@ int bt_run_results_init(struct bt_results *res, const struct bt_workload *wl,
 	snprintf(res->unit, sizeof(res->unit), "%s", wl->unit);
 	snprintf(res->lat_what, sizeof(res->lat_what), "%s", wl->lat_what ? wl->lat_what : "");
 	snprintf(res->baseline, sizeof(res->baseline), "%s", wl->baseline ? wl->baseline : "");
+	snprintf(res->rate_what, sizeof(res->rate_what), "%s", wl->rate_what ? wl->rate_what : "");
 	res->timer_cost_ns = clock_cost;
 	res->plan_json = bt_plan_to_json(pl);
 	bt_sysinfo_collect(&res->machine);
@@ -882,6 +932,12 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	}
 	if ((rc = results_header(r, err)) < 0)
 		goto fail;
+	for (int k = 0; r->live != NULL && k < r->res.nch; k++) {
+		if ((r->live_ch[k] = bt_hist_new()) == NULL) {
+			rc = bt_err_set(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
 	if (record_path != NULL && record_path[0]) {
 		snprintf(r->record_path, sizeof(r->record_path), "%s", record_path);
 		if ((rc = bt_recw_open(&r->rec, record_path, err)) < 0)
@@ -895,6 +951,7 @@ int bt_run_start(struct bt_run **out, const struct bt_workload *wl, const struct
 	r->snap.ncells = r->plan.ncells;
 	r->snap.reps_per_cell = (int)(common(&r->plan, C_WARMUP)->i + reps_planned(&r->plan));
 	r->snap.eta_s = -1;
+	r->snap.metrics_cell = r->snap.metrics_rep = -1;
 	r->rep_time_cell = -1;
 	r->t_start = bt_now_ns();
 	rc = pthread_create(&r->thread, NULL, run_main, r);
@@ -979,6 +1036,8 @@ void bt_run_free(struct bt_run *r)
 	bt_run_wait(r);
 	bt_results_destroy(&r->res);
 	bt_hist_free(r->live);
+	for (int k = 0; k < BT_LAT_CH_MAX; k++)
+		bt_hist_free(r->live_ch[k]);
 	bt_plan_destroy(&r->plan);
 	bt_topo_destroy(&r->topo);
 	pthread_mutex_destroy(&r->lock);

@@ -85,6 +85,15 @@ struct bt_snapshot {
 	double rep_elapsed_s;
 	double rep_duration_s;
 	uint64_t rep_ops_quota, rep_total_ops;
+	/*
+	 * The typed metrics of rep metrics_rep of cell metrics_cell (-1: none
+	 * yet) as of its latest sample: the workers' slots combined (rep-level
+	 * values that setup or verify set are not in them), nmetrics of them
+	 * in the workload's order, and its errors so far.
+	 */
+	int metrics_cell, metrics_rep, nmetrics;
+	uint64_t metric[BT_METRICS_MAX];
+	uint64_t errors;
 };
 
 struct bt_run;
@@ -127,6 +136,13 @@ void bt_run_unlock(struct bt_run *r);
  * thread; holds the results lock only for the copy.
  */
 int bt_run_live_hist(struct bt_run *r, struct bt_hist *dst, int *cell, int *rep);
+
+/*
+ * The same for latency channel ch: 0 the main histogram (as
+ * bt_run_live_hist), 1..nch the workload's extra channels (workload.h
+ * .lat_channels). -ENODATA also when ch is not one of them.
+ */
+int bt_run_live_hist_ch(struct bt_run *r, int ch, struct bt_hist *dst, int *cell, int *rep);
 
 /*
  * After bt_run_wait: the recording's first write error (-ENOSPC, -EIO ...;

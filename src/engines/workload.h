@@ -130,6 +130,13 @@ struct bt_job {
 	 */
 	uint64_t metric[BT_METRICS_MAX];
 	/*
+	 * For verify: what the workers counted in this rep, their metric slots
+	 * combined per the metric table (by the workload's metric index); NULL
+	 * outside verify. An error count is a result to check, not only a
+	 * figure to show (http: no request answered fails the rep).
+	 */
+	const uint64_t *workers_metric;
+	/*
 	 * Raised when the run is cancelled (Ctrl-C, SIGTERM, the TUI's Esc). A
 	 * setup that takes long (filling gigabytes, generating files) checks
 	 * bt_job_cancelled between chunks and returns an error: the runner then
@@ -155,6 +162,12 @@ struct bt_workload {
 	 * main histogram (channel 0, lat_what).
 	 */
 	const char *const *lat_channels;
+	/*
+	 * What the text table calls the rate over sample windows that every rep
+	 * keeps (results.h struct bt_rate_stats): "reply rate" for http, shown
+	 * in httperf's terms; NULL: only JSON and the recording carry it.
+	 */
+	const char *rate_what;
 	const struct bt_param *params;
 	size_t nparams;
 	const struct bt_metric *metrics;	/* typed metrics, at most BT_METRICS_MAX; may be NULL */

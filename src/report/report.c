@@ -734,6 +734,62 @@ static void print_grid(FILE *f, const struct bt_grid *g, int md)
 		bt_grid_print_text(f, g);
 }
 
+/* 1 when some cell has a rate over sample windows (results.h bt_cell.rate_*). */
+static int any_rate(const struct bt_results *res)
+{
+	for (int c = 0; c < res->ncells; c++)
+		if (res->cells[c].done && res->cells[c].rate_avg.n > 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The rate over the sample windows in httperf's terms ("reply rate ...
+ * min avg max stddev (N samples)"), for a workload that names it
+ * (rate_what): one row per cell, each figure the median over the counted
+ * reps of that rep's own.
+ */
+static int write_rate_section(FILE *f, const struct bt_results *res, int md)
+{
+	static const char *const head[] = { "", "min", "avg", "max", "sd", "samples" };
+	struct bt_grid g = { 0 };
+	double win = 0;
+	char b[32];
+
+	if (!res->rate_what[0] || !any_rate(res))
+		return 0;
+	if (bt_grid_init(&g, 1 + res->ncells, 6) < 0)
+		return -ENOMEM;
+	for (int c = 0; c < 6; c++) {
+		bt_grid_set(&g, 0, c, "%s", head[c]);
+		g.right[c] = c > 0;
+	}
+	bt_grid_set(&g, 0, 0, "%s", res->naxes > 0 ? "cell" : "workload");
+	for (int i = 0; i < res->ncells; i++) {
+		const struct bt_cell *cell = &res->cells[i];
+		const struct bt_summary *v[4] = { &cell->rate_min, &cell->rate_avg, &cell->rate_max,
+						  &cell->rate_sd };
+
+		cell_name(res, cell, bt_grid_cell(&g, 1 + i, 0), BT_GRID_CELL);
+		if (!cell->done || cell->rate_avg.n == 0) {
+			bt_grid_set(&g, 1 + i, 1, "-");
+			continue;
+		}
+		for (int k = 0; k < 4; k++)
+			bt_grid_set(&g, 1 + i, 1 + k, "%s", bt_fmt_si(v[k]->median, b, sizeof(b)));
+		bt_grid_set(&g, 1 + i, 5, "%d", cell->rate_windows);
+		win = cell->rate_window_s;
+	}
+	if (md)
+		bt_grid_md_escape(&g);
+	bt_grid_measure(&g);
+	fprintf(f, "\n%s, %s/s over %s samples (per rep; medians over the counted reps)\n%s",
+		res->rate_what, unit_of(res), bt_fmt_ns(win * 1e9, b, sizeof(b)), md ? "\n" : "");
+	print_grid(f, &g, md);
+	bt_grid_free(&g);
+	return 0;
+}
+
 /* Latency block k (0: the main histogram, else extra channel k) under its title. */
 static int write_latency_block(FILE *f, const struct bt_results *res, int k, int md)
 {
@@ -775,6 +831,8 @@ static int write_sections(FILE *f, const struct bt_results *res, const struct la
 	if (rc < 0)
 		return rc;
 	rc = write_metrics_section(f, res, l, md);
+	if (rc == 0)
+		rc = write_rate_section(f, res, md);
 	for (int k = 0; rc == 0 && k <= res->nch && k <= BT_RES_LAT_CH; k++)
 		rc = write_latency_block(f, res, k, md);
 	if (rc < 0)
@@ -1097,6 +1155,47 @@ static json_t *cell_metrics_json(const struct bt_results *res, const struct bt_c
 	return NULL;
 }
 
+/* One summary as {"n":..,"min":..,...}; null figures when it has none. */
+static json_t *summary_obj(const struct bt_summary *s)
+{
+	json_t *so = json_object();
+	int rc = so == NULL ? -ENOMEM : 0;
+
+	for (int k = 0; k < NSUMMARY && rc == 0; k++)
+		rc = jset(so, summary_keys[k], k == 0 ? json_integer(s->n) :
+			  s->n > 0 ? jreal(summary_field(s, k)) : json_null());
+	if (rc == 0)
+		return so;
+	json_decref(so);
+	return NULL;
+}
+
+/*
+ * A cell's "rate": the rate over sample windows (results.h bt_rate_stats)
+ * for any workload: the window, the windows counted, and each rep's min,
+ * avg, max and sd summarized over the counted reps. null when none has one.
+ */
+static json_t *cell_rate_json(const struct bt_cell *cell)
+{
+	json_t *o;
+	int rc = 0;
+
+	if (!cell->done || cell->rate_avg.n == 0)
+		return json_null();
+	if ((o = json_object()) == NULL)
+		return NULL;
+	rc = rc ? rc : jset(o, "window_s", jreal(cell->rate_window_s));
+	rc = rc ? rc : jset(o, "windows", json_integer(cell->rate_windows));
+	rc = rc ? rc : jset(o, "min", summary_obj(&cell->rate_min));
+	rc = rc ? rc : jset(o, "avg", summary_obj(&cell->rate_avg));
+	rc = rc ? rc : jset(o, "max", summary_obj(&cell->rate_max));
+	rc = rc ? rc : jset(o, "sd", summary_obj(&cell->rate_sd));
+	if (rc == 0)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
 /* The root's "metrics": what each one is (name, unit, kind, what it is made of). */
 static json_t *metric_decls_json(const struct bt_results *res)
 {
@@ -1189,6 +1288,8 @@ static json_t *cell_json(const struct bt_results *res, const struct bt_cell *cel
 	if (rc == 0)
 		rc = jset(o, "noise", cell_noise_json(cell));
 	if (rc == 0)
+		rc = jset(o, "rate", cell_rate_json(cell));
+	if (rc == 0)
 		return o;
 fail:
 	json_decref(o);
@@ -1213,6 +1314,7 @@ static int write_json(FILE *f, const struct bt_results *res)
 	rc = rc ? rc : jset(root, "workload", json_string(res->workload));
 	rc = rc ? rc : jset(root, "unit", json_string(res->unit));
 	rc = rc ? rc : jset(root, "lat_what", json_string(res->lat_what));
+	rc = rc ? rc : jset(root, "rate_what", json_string(res->rate_what));
 	rc = rc ? rc : jset(root, "version", json_string(res->version));
 	rc = rc ? rc : jset(root, "status", json_string(status_of(res)));
 	rc = rc ? rc : jset(root, "error", json_string(res->error));

@@ -98,6 +98,30 @@ struct bt_live_series {
 	int n, cap;
 };
 
+/*
+ * What the live view shows beside the main histogram (live_extra.c): the
+ * workload's extra latency channels, each kept like the main histogram (the
+ * finished reps of the shown cell, plus the rep in progress), and its error
+ * kinds (metrics with .error) summed over the run so far.
+ */
+struct bt_live_extra {
+	int nch;				/* 0 also when latencies are off */
+	char ch_names[BT_RES_LAT_CH][32];
+	struct bt_hist *hist[BT_RES_LAT_CH];	/* finished reps of bt_live.hist_cell */
+	struct bt_hist *cur[BT_RES_LAT_CH];	/* the rep in progress (bt_run_live_hist_ch) */
+	int cur_cell, cur_rep;			/* of cur; -1: none */
+	struct bt_hist *shown[BT_RES_LAT_CH];	/* what is drawn, as bt_live.shown */
+	int view;				/* the histogram pane: 0 main, k channel k */
+	int nerr;				/* error kinds */
+	int err_m[BT_RES_METRICS];		/* their metric indexes */
+	char err_names[BT_RES_METRICS][32];
+	uint64_t err_done[BT_RES_METRICS];	/* summed over the finished reps fed */
+	uint64_t err_cur[BT_RES_METRICS];	/* the rep in progress so far (snapshot) */
+	uint64_t err_total[BT_RES_METRICS];	/* done + cur: what is drawn */
+	double err_grew_at[BT_RES_METRICS];	/* snapshot elapsed_s when it last grew; < 0 never */
+	unsigned char err_growing[BT_RES_METRICS];	/* grew within BT_LIVE_GROW_S */
+};
+
 /* What the live view shows; filled by the tick from snapshots and results. */
 struct bt_live {
 	int ncells;
@@ -127,6 +151,7 @@ struct bt_live {
 	char (*cell_mark)[64];		/* [ncells] "threads=4"; "" none; NULL: not explore */
 	double *mark_x;			/* [ncells] */
 	int nmarks;
+	struct bt_live_extra x;		/* channels and error kinds */
 };
 
 /* The sessions screen: the recordings of one directory, newest first. */
@@ -422,6 +447,42 @@ double bt_live_rep_frac(const struct bt_snapshot *s);
 void bt_live_progress(const struct bt_snapshot *s, double *frac, double *eta);
 /* Recompose the shown histogram from the finished reps (and the rep in progress). */
 void bt_live_compose(struct bt_live *l);
+/* --- live_extra.c: channels and error kinds in the live model ------------ */
+
+/* c on the live view or a replay: the histogram pane shows the next latency channel; 1 when used. */
+int bt_live_channel_key(struct bt_app *a, int ch);
+
+/* An error kind counts as growing this long after it last grew (s of the run's time). */
+#define BT_LIVE_GROW_S 1.0
+
+/*
+ * Name the channels and error kinds, from the workload (a run) or from the
+ * results (a replay), and allocate the channels' histograms. Channels are
+ * left out when lat_off. 0 or -ENOMEM.
+ */
+int bt_live_extra_init_wl(struct bt_live_extra *x, const struct bt_workload *wl, int lat_off);
+int bt_live_extra_init_res(struct bt_live_extra *x, const struct bt_results *res, int lat_off);
+/* Nothing seen yet (the names stay). */
+void bt_live_extra_reset(struct bt_live_extra *x);
+void bt_live_extra_free(struct bt_live_extra *x);
+/* A finished rep: its channels into the cell's (new_cell: start them over), its errors summed. */
+void bt_live_extra_rep(struct bt_live_extra *x, const struct bt_rep *r, int new_cell);
+/* The running rep's channels so far (main thread, from the run API). */
+void bt_live_extra_fetch(struct bt_live_extra *x, struct bt_run *run);
+/* Recompose what is drawn from the model (bt_live_compose calls it). */
+void bt_live_extra_compose(struct bt_live *l);
+/* Rows the strip under the chart takes in a live view of height h (0: none). */
+int bt_live_extra_rows(const struct bt_live *l, int h);
+/*
+ * The strip: error kinds (non-zero ones; ROLE_ERROR and an arrow while
+ * growing), channels' p50 / p99 / count.
+ */
+void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l, int utf8);
+/*
+ * One channel's figures in a line: "incr p50 31ns p99 70ns n=8000" (wide:
+ * p90, p99.9 and max too). "" for an empty histogram. Returns buf.
+ */
+char *bt_live_ch_text(const char *name, const struct bt_hist *h, int wide, char *buf, size_t n);
 
 /* --- sessions_screen.c --------------------------------------------------- */
 
@@ -499,8 +560,11 @@ void bt_resview_load(struct bt_app *a);
 void bt_resview_free(struct bt_app *a);
 int bt_resview_key(struct bt_app *a, int ch);
 void bt_resview_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area);
-/* A click at row y on the results drawn in area: a table row's cell becomes the cell shown; 1 when hit. */
-int bt_resview_click(struct bt_app *a, struct bt_rect area, int y);
+/*
+ * A click at (y, x) on the results drawn in area: a table row's cell, or the
+ * scaling chart's point under it, becomes the cell shown; 1 when hit.
+ */
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y, int x);
 /* The folder the export prompt offers; then write the file set into dir (status says what). */
 void bt_resview_export_dir(const struct bt_app *a, char *buf, size_t n);
 void bt_resview_export(struct bt_app *a, const char *dir);

@@ -474,49 +474,133 @@ static void draw_markers(WINDOW *win, struct bt_rect plot, const struct bt_chart
 	}
 }
 
-void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *model, int utf8)
-{
-	struct bt_chart_model mm;
-	const struct bt_chart_model *m = &mm;
-	struct grid g = { 0 };
+/*
+ * Where bt_chart_draw puts things in r (clipped to win): the frame, the
+ * y label gutter, the header row, the plot rect and the pixel grid's size.
+ * The drawing and the hit test (bt_chart_hit) share it, so a click finds
+ * a point where it was drawn. 0, or -1 when there is no plot to speak of.
+ */
+struct geom {
+	struct bt_chart_model mm;	/* the model with nseries made sane */
 	struct frame f;
-	struct bt_rect c = bt_rect_clip(win, r), plot;
+	struct bt_rect c, plot;
+	int gut, header, xaxis, xlabels, yaxis, xunit_in_gutter;
 	char ylab[6][32];
-	double yv[6];
-	int ny, gut = 0, header, xaxis, xlabels, yaxis, npix = 0, xunit_in_gutter;
-	attr_t border = bt_role_attr(ROLE_BORDER), label = bt_role_attr(ROLE_LABEL);
+};
 
-	bt_rect_fill(win, c, bt_role_attr(ROLE_NORMAL));
-	if (c.h < 1 || c.w < 1 || model == NULL)
-		return;
-	mm = *model;
-	if (mm.series == NULL || mm.nseries < 0)
-		mm.nseries = 0;
-	fit(m, &f);
+static int geom(WINDOW *win, struct bt_rect r, const struct bt_chart_model *model, int utf8,
+		struct geom *G, struct grid *g)
+{
+	const struct bt_chart_model *m = &G->mm;
+
+	memset(G, 0, sizeof(*G));
+	G->c = bt_rect_clip(win, r);
+	if (G->c.h < 1 || G->c.w < 1 || model == NULL)
+		return -1;
+	G->mm = *model;
+	if (G->mm.series == NULL || G->mm.nseries < 0)
+		G->mm.nseries = 0;
+	fit(m, &G->f);
 
 	/* the gutter fits the widest label of the finest division */
 	for (int i = 0; i <= 5; i++) {
 		int len;
 
-		fmt_axis(f.ymin + (f.ymax - f.ymin) * i / 5, ylab[0], sizeof(ylab[0]));
-		len = (int)strlen(ylab[0]);
-		if (len > gut)
-			gut = len;
-		fmt_axis(f.ymin + (f.ymax - f.ymin) * i / 4, ylab[0], sizeof(ylab[0]));
-		len = (int)strlen(ylab[0]);
-		if (i <= 4 && len > gut)
-			gut = len;
+		fmt_axis(G->f.ymin + (G->f.ymax - G->f.ymin) * i / 5, G->ylab[0], sizeof(G->ylab[0]));
+		len = (int)strlen(G->ylab[0]);
+		if (len > G->gut)
+			G->gut = len;
+		fmt_axis(G->f.ymin + (G->f.ymax - G->f.ymin) * i / 4, G->ylab[0], sizeof(G->ylab[0]));
+		len = (int)strlen(G->ylab[0]);
+		if (i <= 4 && len > G->gut)
+			G->gut = len;
 	}
 
-	header = c.h >= 4;
-	xaxis = c.h >= 3;
-	xlabels = c.h >= 5;
-	yaxis = c.w >= gut + 6;
-	xunit_in_gutter = yaxis && m->xunit && bt_text_width(m->xunit, utf8) <= gut - 1;
-	plot.y = c.y + header;
-	plot.h = c.h - header - xaxis - xlabels;
-	plot.x = yaxis ? c.x + gut + 1 : c.x;
-	plot.w = yaxis ? c.w - gut - 1 : c.w;
+	G->header = G->c.h >= 4;
+	G->xaxis = G->c.h >= 3;
+	G->xlabels = G->c.h >= 5;
+	G->yaxis = G->c.w >= G->gut + 6;
+	G->xunit_in_gutter = G->yaxis && m->xunit && bt_text_width(m->xunit, utf8) <= G->gut - 1;
+	G->plot.y = G->c.y + G->header;
+	G->plot.h = G->c.h - G->header - G->xaxis - G->xlabels;
+	G->plot.x = G->yaxis ? G->c.x + G->gut + 1 : G->c.x;
+	G->plot.w = G->yaxis ? G->c.w - G->gut - 1 : G->c.w;
+	memset(g, 0, sizeof(*g));
+	g->pw = G->plot.w;
+	g->ph = G->plot.h;
+	g->utf8 = utf8;
+	g->sx = utf8 ? 2 : 1;
+	g->sy = utf8 ? 4 : 1;
+	return 0;
+}
+
+int bt_chart_hit(WINDOW *win, struct bt_rect r, const struct bt_chart_model *model, int utf8,
+		 int y, int x, int *series, int *point)
+{
+	struct geom G;
+	struct grid g;
+	int best = -1;
+	double bestd = 0;
+
+	if (geom(win, r, model, utf8, &G, &g) < 0 || G.plot.h < 1 || G.plot.w < 1)
+		return 0;
+	/* The plot and its x axis row: a point on the bottom row is clicked from below too. */
+	if (y < G.plot.y || y > G.plot.y + G.plot.h - 1 + G.xaxis || x < G.plot.x ||
+	    x >= G.plot.x + G.plot.w)
+		return 0;
+	for (int k = 0; k < G.mm.nseries; k++) {
+		const struct bt_series *s = &G.mm.series[k];
+
+		for (int i = 0; s->x != NULL && s->y != NULL && i < s->n; i++) {
+			double px, py, d;
+			int col, row;
+
+			if (!to_pixel(&G.f, &g, s->x[i], s->y[i], &px, &py) || px < 0 ||
+			    px > g.pw * g.sx - 1)
+				continue;
+			/* A point above or below the range is clicked where its line leaves the plot. */
+			py = py < 0 ? 0 : py > g.ph * g.sy - 1 ? g.ph * g.sy - 1 : py;
+			col = G.plot.x + (int)lround(px) / g.sx;
+			row = G.plot.y + (int)lround(py) / g.sy;
+			if (abs(col - x) > BT_CHART_HIT_COLS)
+				continue;
+			/* A row is about twice as tall as a column is wide. */
+			d = (double)(col - x) * (col - x) + 4.0 * (row - y) * (row - y);
+			if (best < 0 || d < bestd) {
+				best = k;
+				bestd = d;
+				*series = k;
+				*point = i;
+			}
+		}
+	}
+	return best >= 0;
+}
+
+void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *model, int utf8)
+{
+	struct geom G;
+	const struct bt_chart_model *m = &G.mm;
+	struct grid g = { 0 };
+	struct frame f;
+	struct bt_rect c, plot;
+	char ylab[6][32];
+	double yv[6];
+	int ny, gut, header, xaxis, xlabels, yaxis, npix = 0, xunit_in_gutter;
+	attr_t border = bt_role_attr(ROLE_BORDER), label = bt_role_attr(ROLE_LABEL);
+
+	c = bt_rect_clip(win, r);
+	bt_rect_fill(win, c, bt_role_attr(ROLE_NORMAL));
+	if (geom(win, r, model, utf8, &G, &g) < 0)
+		return;
+	f = G.f;
+	plot = G.plot;
+	gut = G.gut;
+	header = G.header;
+	xaxis = G.xaxis;
+	xlabels = G.xlabels;
+	yaxis = G.yaxis;
+	xunit_in_gutter = G.xunit_in_gutter;
 
 	if (header) {
 		struct bt_rect hr = { c.y, c.x, 1, c.w };
@@ -527,11 +611,6 @@ void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m
 	if (plot.h < 1 || plot.w < 1)
 		return;
 
-	g.pw = plot.w;
-	g.ph = plot.h;
-	g.utf8 = utf8;
-	g.sx = utf8 ? 2 : 1;
-	g.sy = utf8 ? 4 : 1;
 	g.dots = calloc((size_t)g.pw * g.ph, 4);
 	if (g.dots == NULL)
 		return;

@@ -32,6 +32,7 @@ void bt_live_free(struct bt_app *a)
 	bt_hist_free(l->hist);
 	bt_hist_free(l->cur);
 	bt_hist_free(l->shown);
+	bt_live_extra_free(&l->x);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -92,6 +93,7 @@ void bt_live_reset(struct bt_live *l)
 		bt_hist_reset(l->cur);
 	if (l->shown)
 		bt_hist_reset(l->shown);
+	bt_live_extra_reset(&l->x);
 	l->prev_cell = l->prev_rep = -1;
 	l->nmarks = 0;
 	l->hist_cell = -1;
@@ -135,7 +137,7 @@ static int live_init(struct bt_live *l, const struct bt_workload *wl, const stru
 		for (int v = 0; li >= 0 && v < pl->nvals[li]; v++)
 			l->lat_off &= pl->vals[li][v].i == 0;
 	}
-	return 0;
+	return bt_live_extra_init_wl(&l->x, wl, l->lat_off);
 }
 
 int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int warmup)
@@ -162,7 +164,7 @@ int bt_live_init_results(struct bt_live *l, const struct bt_results *res, int wa
 	l->lat_off = res->nreps > 0;
 	for (int k = 0; k < res->nreps; k++)
 		l->lat_off &= res->reps[k].lat_every == 0;
-	return 0;
+	return bt_live_extra_init_res(&l->x, res, l->lat_off);
 }
 
 void bt_live_start(struct bt_app *a)
@@ -264,6 +266,7 @@ unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double
 
 unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r)
 {
+	bt_live_extra_rep(&l->x, r, r->cell != l->hist_cell);
 	if (r->cell != l->hist_cell) {
 		bt_hist_reset(l->hist);
 		l->hist_cell = r->cell;
@@ -372,6 +375,7 @@ void bt_live_compose(struct bt_live *l)
 		l->shown_cell = l->cur_cell;
 		l->shown_running = 1;
 	}
+	bt_live_extra_compose(l);
 }
 
 static void live_hist_update(struct bt_app *a)
@@ -383,6 +387,7 @@ static void live_hist_update(struct bt_app *a)
 		l->cur_cell = cell;
 		l->cur_rep = rep;
 	}
+	bt_live_extra_fetch(&l->x, a->run);
 	bt_live_compose(l);
 	a->dirty |= DIRTY_HISTO;
 }
@@ -433,19 +438,22 @@ void bt_live_tick(struct bt_app *a)
 /* --- drawing ------------------------------------------------------------- */
 
 struct live_layout {
-	struct bt_rect progress, chart, histo, bars, cpu;
+	struct bt_rect progress, chart, extra, histo, bars, cpu;
 };
 
-static struct live_layout layout(struct bt_rect area)
+/* The strip of channels and errors (live_extra.c) goes under the chart, out of its rows. */
+static struct live_layout layout(struct bt_rect area, const struct bt_live *l)
 {
 	struct live_layout L;
 	int rest = area.h - 3;
 	int ch = rest * 11 / 20;
 	int bh = rest - ch;
 	int wh = area.w * 2 / 5, wb = area.w * 7 / 20;
+	int xh = bt_live_extra_rows(l, area.h);
 
 	L.progress = (struct bt_rect){ area.y, area.x, 3, area.w };
-	L.chart = (struct bt_rect){ area.y + 3, area.x, ch, area.w };
+	L.chart = (struct bt_rect){ area.y + 3, area.x, ch - xh, area.w };
+	L.extra = (struct bt_rect){ area.y + 3 + ch - xh, area.x, xh, area.w };
 	L.histo = (struct bt_rect){ area.y + 3 + ch, area.x, bh, wh };
 	L.bars = (struct bt_rect){ area.y + 3 + ch, area.x + wh, bh, wb };
 	L.cpu = (struct bt_rect){ area.y + 3 + ch, area.x + wh + wb, bh, area.w - wh - wb };
@@ -613,26 +621,32 @@ static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_live *l = &a->live;
 	struct bt_rect in;
-	char title[160];
+	char title[160], what[48];
 	int reps = l->shown_cell == l->hist_cell ? l->hist_reps : 0;
+	int v = l->x.view > 0 && l->x.view <= l->x.nch ? l->x.view : 0;
 
+	/* c cycles the pane through the extra channels (live_extra.c). */
+	if (v > 0)
+		snprintf(what, sizeof(what), "Latency %s", l->x.ch_names[v - 1]);
+	else
+		snprintf(what, sizeof(what), "Latency");
 	bt_app_clear(w, r);
-	snprintf(title, sizeof(title), "Latency");
+	snprintf(title, sizeof(title), "%s", what);
 	if (l->shown_cell >= 0 && l->shown_cell < l->ncells) {
 		const char *lab = l->labels[l->shown_cell];
 		int room = r.w - 6;
 
 		/* The longest title that fits the box: never a cut word. */
-		snprintf(title, sizeof(title), "Latency, %s (%d rep%s%s)", lab, reps,
+		snprintf(title, sizeof(title), "%s, %s (%d rep%s%s)", what, lab, reps,
 			 reps == 1 ? "" : "s", l->shown_running ? " + running" : "");
-		if ((int)strlen(title) > room)
+		if ((int)strlen(title) > room && v == 0)
 			snprintf(title, sizeof(title), "%s (%d%s)", lab, reps,
 				 l->shown_running ? "+run" : reps == 1 ? " rep" : " reps");
 		if ((int)strlen(title) > room)
-			snprintf(title, sizeof(title), "Latency (%d rep%s%s)", reps, reps == 1 ? "" : "s",
+			snprintf(title, sizeof(title), "%s (%d rep%s%s)", what, reps, reps == 1 ? "" : "s",
 				 l->shown_running ? " + running" : "");
 		if ((int)strlen(title) > room)
-			snprintf(title, sizeof(title), "Latency");
+			snprintf(title, sizeof(title), "%s", what);
 	}
 	in = bt_box_draw(w, r, title, 0, a->utf8);
 	if (in.h < 2 || in.w < 10)
@@ -643,7 +657,7 @@ static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 			   "no latencies yet");
 		return;
 	}
-	bt_histo_draw(w, in, l->shown, a->utf8);
+	bt_histo_draw(w, in, v > 0 ? l->x.shown[v - 1] : l->shown, a->utf8);
 }
 
 static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
@@ -690,12 +704,14 @@ static void draw_cpu(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 
 void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area)
 {
-	struct live_layout L = layout(area);
+	struct live_layout L = layout(area, &a->live);
 
 	if (dirty & DIRTY_PROGRESS)
 		draw_progress(w, L.progress, a);
 	if (dirty & DIRTY_CHART)
 		draw_chart(w, L.chart, a);
+	if ((dirty & (DIRTY_HISTO | DIRTY_BARS | DIRTY_CHART)) && L.extra.h > 0)
+		bt_live_extra_draw(w, L.extra, &a->live, a->utf8);
 	if (dirty & DIRTY_HISTO)
 		draw_histo(w, L.histo, a);
 	if (dirty & DIRTY_BARS)

@@ -204,7 +204,217 @@ static int is_sel_line(const struct bt_app *a, const char *line)
 	return *line == '|';
 }
 
-int bt_resview_click(struct bt_app *a, struct bt_rect area, int y)
+/*
+ * The scaling chart's model: x = the row axis (log2 when all its values are
+ * positive), y = median throughput, one series per combination of the other
+ * axes (cells c = t * ncombos + k), and cell[k * nt + i] the cell of point i
+ * of series k. When the row axis counts workers, the ideal line from the
+ * first series' lowest count. 0, or -1 (nothing to draw, or no memory).
+ */
+struct scaling {
+	struct bt_chart_model m;
+	struct bt_series *ser, ideal;
+	double *xs, *ys, ix[2], iy[2];
+	int *cell;
+	char (*labels)[128];
+	char unit[48];
+};
+
+static void scaling_free(struct scaling *sc)
+{
+	free(sc->ser);
+	free(sc->xs);
+	free(sc->ys);
+	free(sc->cell);
+	free(sc->labels);
+}
+
+/* 1 when cells a and b have the same values on every axis but the first. */
+static int same_rest(const struct bt_results *res, int a, int b)
+{
+	for (int ax = 1; ax < res->naxes; ax++)
+		if (strcmp(res->cells[a].values[ax], res->cells[b].values[ax]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Explore's cells are segments, not a grid: one series per combination of
+ * the other axes' values, its points in x order (a value visited twice
+ * shows its later segment), cells[] the cell of each point. Returns the
+ * number of series.
+ */
+static int explore_series(const struct bt_results *res, int sel, struct bt_series *ser,
+			  double *xs, double *ys, int *cells, char (*labels)[128], int *logx)
+{
+	int *group = calloc((size_t)res->ncells, sizeof(int)), ng = 0, used = 0;
+
+	if (group == NULL)
+		return 0;
+	for (int c = 0; c < res->ncells; c++) {
+		int g;
+
+		for (g = 0; g < c; g++)
+			if (same_rest(res, c, g))
+				break;
+		group[c] = g < c ? group[g] : ng++;
+	}
+	for (int k = 0; k < ng; k++) {
+		double *x = xs + used, *y = ys + used;
+		int *cl = cells + used;
+		int n = 0, first = -1;
+
+		for (int c = 0; c < res->ncells; c++) {
+			double v;
+			int at;
+
+			if (group[c] != k || !res->cells[c].done || res->cells[c].failed ||
+			    bt_results_axis_value(res->cells[c].values[0], &v) < 0)
+				continue;
+			if (first < 0)
+				first = c;
+			for (at = 0; at < n && x[at] < v; at++)
+				;
+			if (at == n || x[at] != v) {
+				memmove(x + at + 1, x + at, sizeof(*x) * (size_t)(n - at));
+				memmove(y + at + 1, y + at, sizeof(*y) * (size_t)(n - at));
+				memmove(cl + at + 1, cl + at, sizeof(*cl) * (size_t)(n - at));
+				n++;
+			}
+			x[at] = v;
+			y[at] = res->cells[c].ops_s.median;
+			cl[at] = c;
+			*logx &= v > 0;
+		}
+		labels[k][0] = '\0';
+		for (int ax = 1, o = 0; first >= 0 && ax < res->naxes && o < 128; ax++)
+			o += snprintf(labels[k] + o, 128 - (size_t)o, "%s%s", ax > 1 ? " " : "",
+				      res->cells[first].values[ax]);
+		ser[k] = (struct bt_series){ x, y, n, (enum bt_role)(ROLE_SERIES0 + k % 8),
+					     sel >= 0 && sel < res->ncells && group[sel] == k,
+					     labels[k][0] ? labels[k] : "median" };
+		used += n;
+	}
+	free(group);
+	return ng;
+}
+
+static int scaling_build(const struct bt_app *a, struct scaling *sc)
+{
+	const struct bt_results *res = a->res;
+	struct bt_chart_model *m = &sc->m;
+	int ncombos = 1, nt, logx = 1;
+
+	memset(sc, 0, sizeof(*sc));
+	if (!scaling_groups(res, &ncombos))
+		return -1;
+	snprintf(sc->unit, sizeof(sc->unit), "%s/s", res->unit);
+	nt = res->ncells / ncombos;
+	sc->ser = calloc((size_t)ncombos, sizeof(*sc->ser));
+	sc->xs = calloc((size_t)res->ncells, sizeof(*sc->xs));
+	sc->ys = calloc((size_t)res->ncells, sizeof(*sc->ys));
+	sc->cell = calloc((size_t)res->ncells, sizeof(*sc->cell));
+	sc->labels = calloc((size_t)ncombos, sizeof(*sc->labels));
+	if (sc->ser == NULL || sc->xs == NULL || sc->ys == NULL || sc->cell == NULL ||
+	    sc->labels == NULL) {
+		scaling_free(sc);
+		return -1;
+	}
+	if (res->explore)
+		ncombos = explore_series(res, a->cell_sel, sc->ser, sc->xs, sc->ys, sc->cell, sc->labels,
+					 &logx);
+	for (int k = 0; k < ncombos && !res->explore; k++) {
+		const struct bt_cell *c0 = &res->cells[k];
+		char *label = sc->labels[k];
+		size_t o = 0;
+		int n = 0;
+
+		label[0] = '\0';
+		for (int ax = 1; ax < res->naxes && o < sizeof(sc->labels[k]); ax++)
+			o += (size_t)snprintf(label + o, sizeof(sc->labels[k]) - o, "%s%s",
+					      ax > 1 ? " " : "", c0->values[ax]);
+		for (int t = 0; t < nt; t++) {
+			const struct bt_cell *c = &res->cells[t * ncombos + k];
+
+			if (!c->done || c->failed ||
+			    bt_results_axis_value(c->values[0], &sc->xs[k * nt + n]) < 0)
+				continue;
+			logx &= sc->xs[k * nt + n] > 0;
+			sc->ys[k * nt + n] = c->ops_s.median;
+			sc->cell[k * nt + n] = t * ncombos + k;
+			n++;
+		}
+		sc->ser[k].x = sc->xs + k * nt;
+		sc->ser[k].y = sc->ys + k * nt;
+		sc->ser[k].n = n;
+		sc->ser[k].role = (enum bt_role)(ROLE_SERIES0 + k % 8);
+		sc->ser[k].highlight = a->cell_sel % ncombos == k;
+		sc->ser[k].label = label[0] ? label : "median";
+	}
+	if (res->axis_workers[0] && sc->ser[0].n > 0 && sc->ser[0].x[0] > 0) {
+		double xmax = sc->ser[0].x[sc->ser[0].n - 1], best = 0;
+
+		for (int t = 0; t < nt; t++) {
+			double x = 0;
+
+			bt_results_axis_value(res->cells[t * ncombos].values[0], &x);
+			if (x > xmax)
+				xmax = x;
+		}
+		sc->ix[0] = sc->ser[0].x[0];
+		sc->iy[0] = sc->ser[0].y[0];
+		sc->ix[1] = xmax;
+		sc->iy[1] = sc->ser[0].y[0] * xmax / sc->ser[0].x[0];
+		sc->ideal = (struct bt_series){ sc->ix, sc->iy, 2, ROLE_IDEAL, 0, "ideal" };
+		m->ideal = &sc->ideal;
+		/*
+		 * Show the ideal line's slope without squashing the data: the
+		 * y axis goes to twice the best median, or the ideal's end.
+		 */
+		for (int i = 0; i < res->ncells; i++)
+			if (res->cells[i].done && res->cells[i].ops_s.median > best)
+				best = res->cells[i].ops_s.median;
+		m->ymin = 0;
+		m->ymax = bt_chart_nice_ceiling(sc->iy[1] < 2 * best ? sc->iy[1] : 2 * best);
+	}
+	m->yunit = sc->unit;
+	m->xunit = res->axes[0];
+	m->logx = logx;
+	m->nseries = ncombos;
+	m->glyphs = !a->color;
+	m->series = sc->ser;
+	return 0;
+}
+
+/* The inside of the scaling chart's box (bt_box_draw's): where a click finds its points. */
+static struct bt_rect scaling_inner(struct bt_rect r)
+{
+	return (struct bt_rect){ r.y + 1, r.x + 1, r.h - 2, r.w - 2 };
+}
+
+/*
+ * A click on the scaling chart: the point under it (chart.c bt_chart_hit)
+ * selects its cell, as a click on the cell's table row does. 1 when hit.
+ */
+static int click_scaling(struct bt_app *a, struct bt_rect r, int y, int x)
+{
+	struct scaling sc;
+	struct bt_rect in = scaling_inner(r);
+	int k, i, hit;
+
+	if (in.h < 4 || in.w < 20 || scaling_build(a, &sc) < 0)
+		return 0;
+	hit = bt_chart_hit(stdscr, in, &sc.m, a->utf8, y, x, &k, &i);
+	if (hit) {
+		/* a series' points sit at its x's offset in xs, their cells at the same in cell */
+		a->cell_sel = sc.cell[(sc.ser[k].x - sc.xs) + i];
+		a->dirty |= DIRTY_TABLE | DIRTY_SCALING | DIRTY_CELL;
+	}
+	scaling_free(&sc);
+	return hit;
+}
+
+int bt_resview_click(struct bt_app *a, struct bt_rect area, int y, int x)
 {
 	struct res_layout L;
 	const char *line;
@@ -213,6 +423,9 @@ int bt_resview_click(struct bt_app *a, struct bt_rect area, int y)
 	if (a->res == NULL)
 		return 0;
 	L = layout(a, area);
+	if (L.has_scaling && y >= L.scaling.y && y < L.scaling.y + L.scaling.h &&
+	    x >= L.scaling.x && x < L.scaling.x + L.scaling.w)
+		return click_scaling(a, L.scaling, y, x);
 	i = a->tscroll + y - (L.table.y + 1);
 	if (y <= L.table.y || y >= L.table.y + L.table.h - 1 || i < 0 || i >= a->ntable)
 		return 0;
@@ -257,175 +470,62 @@ static void draw_table(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	}
 }
 
-/* 1 when cells a and b have the same values on every axis but the first. */
-static int same_rest(const struct bt_results *res, int a, int b)
-{
-	for (int ax = 1; ax < res->naxes; ax++)
-		if (strcmp(res->cells[a].values[ax], res->cells[b].values[ax]) != 0)
-			return 0;
-	return 1;
-}
-
-/*
- * Explore's cells are segments, not a grid: one series per combination of
- * the other axes' values, its points in x order (a value visited twice
- * shows its later segment). Returns the number of series.
- */
-static int explore_series(const struct bt_results *res, int sel, struct bt_series *ser,
-			  double *xs, double *ys, char (*labels)[128], int *logx)
-{
-	int *group = calloc((size_t)res->ncells, sizeof(int)), ng = 0, used = 0;
-
-	if (group == NULL)
-		return 0;
-	for (int c = 0; c < res->ncells; c++) {
-		int g;
-
-		for (g = 0; g < c; g++)
-			if (same_rest(res, c, g))
-				break;
-		group[c] = g < c ? group[g] : ng++;
-	}
-	for (int k = 0; k < ng; k++) {
-		double *x = xs + used, *y = ys + used;
-		int n = 0, first = -1;
-
-		for (int c = 0; c < res->ncells; c++) {
-			double v;
-			int at;
-
-			if (group[c] != k || !res->cells[c].done || res->cells[c].failed ||
-			    bt_results_axis_value(res->cells[c].values[0], &v) < 0)
-				continue;
-			if (first < 0)
-				first = c;
-			for (at = 0; at < n && x[at] < v; at++)
-				;
-			if (at == n || x[at] != v) {
-				memmove(x + at + 1, x + at, sizeof(*x) * (size_t)(n - at));
-				memmove(y + at + 1, y + at, sizeof(*y) * (size_t)(n - at));
-				n++;
-			}
-			x[at] = v;
-			y[at] = res->cells[c].ops_s.median;
-			*logx &= v > 0;
-		}
-		labels[k][0] = '\0';
-		for (int ax = 1, o = 0; first >= 0 && ax < res->naxes && o < 128; ax++)
-			o += snprintf(labels[k] + o, 128 - (size_t)o, "%s%s", ax > 1 ? " " : "",
-				      res->cells[first].values[ax]);
-		ser[k] = (struct bt_series){ x, y, n, (enum bt_role)(ROLE_SERIES0 + k % 8),
-					     sel >= 0 && sel < res->ncells && group[sel] == k,
-					     labels[k][0] ? labels[k] : "median" };
-		used += n;
-	}
-	free(group);
-	return ng;
-}
-
-/*
- * The scaling chart: x = the row axis (log2 when all its values are
- * positive), y = median throughput, one series per combination of the other
- * axes (cells c = t * ncombos + k). When the row axis counts workers, the
- * ideal line from the first series' lowest count.
- */
 static void draw_scaling(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_results *res = a->res;
-	int ncombos = 1, nt;
-	struct bt_series *ser;
-	struct bt_series ideal = { 0 };
-	struct bt_chart_model m = { 0 };
-	double *xs, *ys, ix[2], iy[2];
-	char (*labels)[128];
-	char unit[48], title[128];
+	struct scaling sc;
+	char title[128];
 	struct bt_rect in;
-	int logx = 1;
 
 	bt_app_clear(w, r);
-	snprintf(unit, sizeof(unit), "%s/s", res->unit);
-	snprintf(title, sizeof(title), "Scaling: median throughput vs %s",
+	snprintf(title, sizeof(title), "Scaling: median throughput vs %s  (click a point)",
 		 res->naxes > 0 ? res->axes[0] : "-");
+	if ((int)strlen(title) > r.w - 6)
+		snprintf(title, sizeof(title), "Scaling: median throughput vs %s",
+			 res->naxes > 0 ? res->axes[0] : "-");
 	in = bt_box_draw(w, r, title, 0, a->utf8);
-	if (in.h < 4 || in.w < 20 || !scaling_groups(res, &ncombos))
+	if (in.h < 4 || in.w < 20 || scaling_build(a, &sc) < 0)
 		return;
-	nt = res->ncells / ncombos;
-	ser = calloc((size_t)ncombos, sizeof(*ser));
-	xs = calloc((size_t)res->ncells, sizeof(*xs));
-	ys = calloc((size_t)res->ncells, sizeof(*ys));
-	labels = calloc((size_t)ncombos, sizeof(*labels));
-	if (ser == NULL || xs == NULL || ys == NULL || labels == NULL)
-		goto out;
-	if (res->explore)
-		ncombos = explore_series(res, a->cell_sel, ser, xs, ys, labels, &logx);
-	for (int k = 0; k < ncombos && !res->explore; k++) {
-		const struct bt_cell *c0 = &res->cells[k];
-		size_t o = 0;
-		int n = 0;
+	bt_chart_draw(w, in, &sc.m, a->utf8);
+	scaling_free(&sc);
+}
 
-		labels[k][0] = '\0';
-		for (int ax = 1; ax < res->naxes && o < sizeof(labels[k]); ax++)
-			o += (size_t)snprintf(labels[k] + o, sizeof(labels[k]) - o, "%s%s", ax > 1 ? " " : "",
-					      c0->values[ax]);
-		for (int t = 0; t < nt; t++) {
-			const struct bt_cell *c = &res->cells[t * ncombos + k];
+/*
+ * Under the cell's headline, what the text report shows in its own blocks:
+ * a line per extra latency channel ("incr  p50 ..  n=8000") and the error
+ * kinds (medians over the counted reps, as the metrics block). Lines that
+ * leave the histogram fewer than 4 rows are not drawn. Returns the rows used.
+ */
+static int extra_lines(WINDOW *w, struct bt_rect in, const struct bt_app *a, const struct bt_cell *c)
+{
+	const struct bt_results *res = a->res;
+	char line[512], v[64];
+	int y = 0, room = in.h - 1 - 4, nerr = 0;
+	size_t o;
 
-			if (!c->done || c->failed ||
-			    bt_results_axis_value(c->values[0], &xs[k * nt + n]) < 0)
-				continue;
-			logx &= xs[k * nt + n] > 0;
-			ys[k * nt + n] = c->ops_s.median;
-			n++;
-		}
-		ser[k].x = xs + k * nt;
-		ser[k].y = ys + k * nt;
-		ser[k].n = n;
-		ser[k].role = (enum bt_role)(ROLE_SERIES0 + k % 8);
-		ser[k].highlight = a->cell_sel % ncombos == k;
-		ser[k].label = labels[k][0] ? labels[k] : "median";
+	for (int k = 0; k < res->nch && k < BT_RES_LAT_CH && y < room; k++) {
+		if (c->ch_hist[k] == NULL || c->ch_hist[k]->total == 0)
+			continue;
+		bt_live_ch_text(res->ch_names[k], c->ch_hist[k], in.w >= 70, line, sizeof(line));
+		bt_app_put(w, in.y + 1 + y++, in.x, in.w, ROLE_NORMAL, line);
 	}
-	if (res->axis_workers[0] && ser[0].n > 0 && ser[0].x[0] > 0) {
-		double xmax = ser[0].x[ser[0].n - 1];
-
-		for (int t = 0; t < nt; t++) {
-			double x = 0;
-
-			bt_results_axis_value(res->cells[t * ncombos].values[0], &x);
-			if (x > xmax)
-				xmax = x;
-		}
-		ix[0] = ser[0].x[0];
-		iy[0] = ser[0].y[0];
-		ix[1] = xmax;
-		iy[1] = ser[0].y[0] * xmax / ser[0].x[0];
-		ideal = (struct bt_series){ ix, iy, 2, ROLE_IDEAL, 0, "ideal" };
-		m.ideal = &ideal;
-		/*
-		 * Show the ideal line's slope without squashing the data: the
-		 * y axis goes to twice the best median, or the ideal's end.
-		 */
-		{
-			double best = 0;
-
-			for (int i = 0; i < res->ncells; i++)
-				if (res->cells[i].done && res->cells[i].ops_s.median > best)
-					best = res->cells[i].ops_s.median;
-			m.ymin = 0;
-			m.ymax = bt_chart_nice_ceiling(iy[1] < 2 * best ? iy[1] : 2 * best);
-		}
+	o = (size_t)snprintf(line, sizeof(line), "errors (median per rep):");
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++) {
+		if (!res->metrics[m].error)
+			continue;
+		nerr++;
+		if (c->metric[m].n == 0 || !(c->metric[m].median > 0) || o >= sizeof(line))
+			continue;
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %s %s", res->metrics[m].name,
+				      bt_fmt_si(c->metric[m].median, v, sizeof(v)));
 	}
-	m.yunit = unit;
-	m.xunit = res->axes[0];
-	m.logx = logx;
-	m.nseries = ncombos;
-	m.glyphs = !a->color;
-	m.series = ser;
-	bt_chart_draw(w, in, &m, a->utf8);
-out:
-	free(ser);
-	free(xs);
-	free(ys);
-	free(labels);
+	if (nerr > 0 && y < room) {
+		int none = strchr(line, ':')[1] == '\0';
+
+		bt_app_put(w, in.y + 1 + y++, in.x, in.w, none ? ROLE_DIM : ROLE_WARN,
+			   none ? "errors: none" : line);
+	}
+	return y;
 }
 
 /*
@@ -489,8 +589,11 @@ static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	y = in.y + 1;
 	if (ratios[0])
 		bt_app_put(w, y++, in.x, in.w, ROLE_NORMAL, ratios);
+	/* The channels and error kinds from row y (extra_lines starts under its rect's top). */
+	y += extra_lines(w, (struct bt_rect){ y - 1, in.x, in.h - (y - 1 - in.y), in.w }, a, c);
 	if (c->hist == NULL || c->hist->total == 0) {
-		bt_app_put(w, y, in.x, in.w, ROLE_DIM, "no latencies recorded (lat=off)");
+		bt_app_put(w, y, in.x, in.w, ROLE_DIM, c->lat_every == 0 ?
+			   "no latencies recorded (lat=off)" : "no latencies recorded (no op completed)");
 		return;
 	}
 	bt_fmt_ns((double)bt_hist_percentile(c->hist, 50), b[0], 32);

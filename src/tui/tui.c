@@ -229,7 +229,8 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 	static const struct key_help prompt[] = {
 		{ "Enter", "OK", 0 }, { "Esc", "Cancel", 0 }, { 0, 0, 0 } };
 	static const struct key_help live[] = {
-		{ "Esc/s", "Stop", 0 }, { "F1/?", "Help", 0 }, { "t", "Theme", 1 }, { "q", "Quit", 0 },
+		{ "Esc/s", "Stop", 0 }, { "c", "Channel", 1 }, { "F1/?", "Help", 0 }, { "t", "Theme", 1 },
+		{ "q", "Quit", 0 },
 		{ 0, 0, 0 } };
 	static const struct key_help results[] = {
 		{ "F1/?", "Help", 0 }, { "Up/Dn", "Cell", 0 }, { "PgUp/Dn", "Scroll", 1 },
@@ -251,7 +252,8 @@ static void draw_footer(WINDOW *w, const struct bt_app *a)
 		{ "y", "Compare", 0 }, { "n", "Cancel", 0 }, { 0, 0, 0 } };
 	static const struct key_help replay[] = {
 		{ "Space", "Pause", 0 }, { "1/2/8", "Speed", 0 }, { "[ ]", "Cell", 0 },
-		{ "Home", "Restart", 0 }, { "v", "End", 1 }, { "Esc", "Back", 0 }, { "?", "Help", 1 },
+		{ "Home", "Restart", 0 }, { "v", "End", 1 }, { "c", "Channel", 1 }, { "Esc", "Back", 0 },
+		{ "?", "Help", 1 },
 		{ "q", "Quit", 1 }, { 0, 0, 0 } };
 	static const struct key_help explore[] = {
 		{ "+/-", "Threads", 0 }, { "0-9", "Set", 1 }, { "c", "Change", 0 },
@@ -484,7 +486,8 @@ static void handle_key(struct bt_app *a, int ch);
  * A mouse event: the wheel is Up/Down for what is under the pointer (the
  * workload list or the form on the workbench; the screen's list elsewhere);
  * a press picks what is under it: a workload, a field or one of its ticks,
- * the Run button, a sessions row or column head, a results row's cell.
+ * the Run button, a sessions row or column head, a results row's cell or a
+ * point of the scaling chart.
  */
 static void handle_mouse(struct bt_app *a)
 {
@@ -525,7 +528,7 @@ static void handle_mouse(struct bt_app *a)
 			a->dirty |= DIRTY_FOOTER;
 		return;
 	case SCR_RESULTS:
-		bt_resview_click(a, area, ev.y);
+		bt_resview_click(a, area, ev.y, ev.x);
 		return;
 	default:
 		return;
@@ -618,6 +621,8 @@ static void handle_key(struct bt_app *a, int ch)
 	case SCR_LIVE:
 		if (ch == 27 || ch == 's' || ch == 'S')
 			bt_live_stop(a);
+		else
+			bt_live_channel_key(a, ch);
 		return;
 	case SCR_RESULTS:
 		if (ch == 27 || ch == 'w' || ch == KEY_BACKSPACE || ch == 127) {
@@ -668,7 +673,8 @@ static void handle_key(struct bt_app *a, int ch)
 			bt_ss_open(a);
 			return;
 		}
-		bt_replay_key(a, ch);
+		if (!bt_live_channel_key(a, ch))
+			bt_replay_key(a, ch);
 		return;
 	case SCR_COMPARE:
 		if (ch == 27 || ch == KEY_BACKSPACE || ch == 127) {

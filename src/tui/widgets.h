@@ -109,6 +109,18 @@ void bt_chart_draw(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m
  * part after '='), else nothing.
  */
 
+/*
+ * Which point of model m, drawn in r by bt_chart_draw, is at cell (y, x) of
+ * the window: among the points drawn within BT_CHART_HIT_COLS columns of x,
+ * the nearest (a row counted as two columns; a point beyond the y range
+ * counts at the plot's edge, where its line leaves it). The click may be on
+ * the plot or on its x axis row. 1 with *series and *point (indexes into m->series
+ * and its x/y) set; 0 when (y, x) is off the plot or no point is that near.
+ */
+#define BT_CHART_HIT_COLS 2
+int bt_chart_hit(WINDOW *win, struct bt_rect r, const struct bt_chart_model *m, int utf8, int y,
+		 int x, int *series, int *point);
+
 /* The nice axis ceiling used for data max v (1, 2, 2.5, 5 x 10^k >= v); exported for tests. */
 double bt_chart_nice_ceiling(double v);
 

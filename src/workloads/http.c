@@ -586,18 +586,48 @@ static int http_setup(struct bt_job *job, struct bt_err *err)
 	return 0;
 }
 
-/* The server's CPU over the rep, as rep-level metrics. */
+/*
+ * The server's CPU over the rep, as rep-level metrics; then the errors as a
+ * result. A spawned nginx that died fails the rep (as kv's spawned servers
+ * do), and so does a rep in which no request got a reply; a rep with some
+ * errors goes on, as httperf's run does, and its check line says how many
+ * of which kind.
+ */
 static int http_verify(struct bt_job *job, struct bt_err *err)
 {
 	struct http_rep *r = job->state;
-	uint64_t u, s;
+	struct http_srv *srv = r->cell->srv;
+	const uint64_t *m = job->workers_metric;
+	char kinds[200] = "";
+	uint64_t u, s, nerr = 0;
+	size_t o = 0;
 
-	(void)err;
-	if (r->cell->srv != NULL) {
-		srv_cpu(r->cell->srv, &u, &s);
+	if (srv != NULL) {
+		srv_cpu(srv, &u, &s);
 		bt_job_metric(job, M_SRV_USER, u - r->srv_u0);
 		bt_job_metric(job, M_SRV_SYS, s - r->srv_s0);
 	}
+	if (srv != NULL && srv->kind == SK_NGINX && !bt_spawn_alive(&srv->sp)) {
+		char msg[BT_ERR_MAX - 64];
+
+		bt_spawn_describe(&srv->sp, msg, sizeof(msg));
+		return bt_err_set(err, -EIO, "the spawned server died during the rep: %s", msg);
+	}
+	for (int k = 0; m != NULL && k < M_COUNT; k++) {
+		if (!metrics[k].error || m[k] == 0)
+			continue;
+		nerr += m[k];
+		if (o < sizeof(kinds))
+			o += (size_t)snprintf(kinds + o, sizeof(kinds) - o, "%s%s %llu", o ? ", " : "",
+					      metrics[k].name, (unsigned long long)m[k]);
+	}
+	if (nerr == 0)
+		return 0;
+	if (m[M_REPLIES] == 0)
+		return bt_err_set(err, -EIO, "no request got a reply (%llu failed: %s)",
+				  (unsigned long long)nerr, kinds);
+	bt_err_set(err, 0, "%llu of %llu requests failed: %s", (unsigned long long)nerr,
+		   (unsigned long long)(nerr + m[M_REPLIES]), kinds);
 	return 0;
 }
 
@@ -1130,6 +1160,7 @@ const struct bt_workload bt_wl_http = {
 	.lat_what = "closed loop: request start -> reply; open loop (rate=): intended send -> reply "
 		    "(coordinated omission corrected; service is from the actual start)",
 	.lat_channels = http_lat_channels,
+	.rate_what = "reply rate",
 	.servers = spawnable,
 	.params = params,
 	.nparams = P_COUNT,
