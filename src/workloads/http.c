@@ -625,6 +625,7 @@ struct hc {
 	const char *req;
 	size_t reqlen, reqoff;
 	uint64_t t_int, t_start, t_conn, deadline, wake;
+	uint32_t ev;		/* the events fd is registered for (0: not registered) */
 	size_t hlen;
 	char head[HC_HEAD];
 };
@@ -650,11 +651,20 @@ static uint64_t hc_rand(uint64_t *x)
 	return *x;
 }
 
+/*
+ * Register h's fd for events. The registration is kept across requests: a
+ * kept-alive connection stays on EPOLLIN from its first request to its
+ * close, and only a send that would block switches it to EPOLLOUT and back,
+ * so a request costs its send and recv and no epoll_ctl (wrk pays two).
+ */
 static void hc_ctl(struct hcl *l, struct hc *h, int op, uint32_t events)
 {
 	struct epoll_event ev = { .events = events, .data.u32 = (uint32_t)(h - l->conn) };
 
-	epoll_ctl(l->ep, op, h->fd, &ev);
+	if (op == EPOLL_CTL_MOD && h->ev == events)
+		return;
+	if (epoll_ctl(l->ep, op, h->fd, &ev) == 0)
+		h->ev = events;
 }
 
 static void hc_close(struct hc *h)
@@ -662,6 +672,7 @@ static void hc_close(struct hc *h)
 	if (h->fd >= 0)
 		close(h->fd);
 	h->fd = -1;
+	h->ev = 0;
 	h->nreq = 0;
 }
 
@@ -755,6 +766,7 @@ static int hc_connect(struct hcl *l, struct hc *h, uint64_t now)
 		hc_close(h);
 		return M_FDUNAVAIL;
 	}
+	h->ev = EPOLLOUT;
 	return 0;
 }
 
