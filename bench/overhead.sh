@@ -7,8 +7,9 @@
 # k of lat=on run back to back, so drift (a neighbour, heat) falls on both.
 # The cost is 1 - median(on) / median(off). Cases whose op is shorter than
 # 5 ns (the empty null op) are reported but not judged: there the clock read
-# itself is the op. A FAIL line names the case; the exit status is the
-# number of FAILs (capped at 100).
+# itself is the op. A case that fails within the noise of its rounds is
+# measured again with three times the rounds (both lines are printed). A FAIL
+# line names the case; the exit status is the number of FAILs (capped at 100).
 #
 # usage: bench/overhead.sh [path/to/benchtop] [duration]   (default build/benchtop, 300ms)
 #        REPS=N (default 5) interleaved rounds per case; TARGET=3 (%)
@@ -56,18 +57,19 @@ stop_of() {
 
 fails=0
 printf '\n%-40s %12s %12s %8s %7s %7s  %s\n' "case" "lat=off" "lat=on" "op" "sd%" "cost" "verdict (target < ${TARGET}%)"
-for c in "${cases[@]}"; do
+# One case, REPS interleaved rounds: prints its line (and the verdict in it).
+measure() {
+	local c=$1 reps=$2
 	# shellcheck disable=SC2086
-	if ! "$BT" run $c $(stop_of "$c") lat=off,on order=interleaved reps="$REPS" warmup=1 \
+	if ! "$BT" run $c $(stop_of "$c") lat=off,on order=interleaved reps="$reps" warmup=1 \
 		--no-record --quiet --format json >"$T/o.json" 2>"$T/err"; then
 		printf '%-40s %s\n' "$c" "ERROR: $(head -c 200 "$T/err")"
-		fails=$((fails + 1))
-		continue
+		return
 	fi
-	line=$(python3 - "$T/o.json" "$c" "$TARGET" <<'PY'
+	python3 - "$T/o.json" "$c" "$TARGET" "$reps" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
-case, target = sys.argv[2], float(sys.argv[3])
+case, target, reps = sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 cells = {c["values"]["lat"]: c for c in d["cells"]}
 off, on = cells["off"], cells["on"]
 m = re.search(r"threads=(\d+)", case)
@@ -86,9 +88,21 @@ else:
 ops = "%.1fns" % op_ns if op_ns else "-"
 print("%-40s %12.4g %12.4g %8s %6.1f%% %+6.2f%%  %s" % (case, off["ops_s_median"], on["ops_s_median"], ops, sd, cost, verdict))
 PY
-)
+}
+
+# A FAIL within the noise of its own rounds is measured once more with three
+# times the rounds: the median of more rounds settles whether the cost is real
+# (the retry is said on its line; a real cost fails both times).
+for c in "${cases[@]}"; do
+	line=$(measure "$c" "$REPS")
+	case "$line" in
+	*"FAIL (within noise)"*)
+		echo "$line"
+		line="$(measure "$c" $((REPS * 3))) [retried: $((REPS * 3)) rounds]"
+		;;
+	esac
 	echo "$line"
-	case "$line" in *FAIL*) fails=$((fails + 1)) ;; esac
+	case "$line" in *FAIL* | *ERROR*) fails=$((fails + 1)) ;; esac
 done
 echo
 echo "$fails case(s) failed the ${TARGET}% target"
