@@ -21,13 +21,14 @@
 # The tools are bench-only: installed with apt-get when missing and root,
 # else the script says what to install.
 # usage: bench/net.sh [path/to/benchtop] [seconds per run]   (default build/benchtop, 5)
-#        ROUNDS=3 USERS=50 RATE=2000
+#        ROUNDS=3 USERS=50 RATE=2000 PAIRS="wrk httperf siege epoll" (the pairs to run)
 set -euo pipefail
 BT=${1:-build/benchtop}
 SECS=${2:-5}
 RATE=${RATE:-2000}
 USERS=${USERS:-50}
 ROUNDS=${ROUNDS:-3}
+PAIRS=${PAIRS:-wrk httperf siege epoll}
 T=$(mktemp -d)
 NGINX_PID=
 cleanup() {
@@ -134,16 +135,17 @@ pair() { # ROUND NAME PEER_FN BENCHTOP_ARGS...
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); a shared, noisy machine"
 echo "nginx $(nginx -v 2>&1 | sed 's/.*\///') on $URL, 1 worker, 1704-byte page; $ROUNDS interleaved rounds of ${SECS}s runs"
 echo
+has() { [[ " $PAIRS " == *" $1 "* ]]; }
 for round in $(seq "$ROUNDS"); do
-	pair "$round" wrk wrk_run users="$USERS" threads=2
-	pair "$round" httperf httperf_run rate="$RATE" conn=new
-	pair "$round" siege siege_run users="$USERS"
+	if has wrk; then pair "$round" wrk wrk_run users="$USERS" threads=2; fi
+	if has httperf; then pair "$round" httperf httperf_run rate="$RATE" conn=new; fi
+	if has siege; then pair "$round" siege siege_run users="$USERS"; fi
 done
 # Per pair: the median over rounds of each side's req/s and CPU per request,
 # and the median of the per-round ratios (each round's two runs were back to
 # back, so the load of the moment fell on both).
 python3 - "$T" "$ROUNDS" "$USERS" "$RATE" <<'PY'
-import statistics as st, sys
+import os, statistics as st, sys
 T, rounds, users, rate = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def rows(f):
     out = []
@@ -156,6 +158,8 @@ names = {"wrk": f"wrk -t2 -c{users} (keep-alive)", "httperf": f"httperf --rate {
          "siege": f"siege -b -c {users}"}
 print(f"{'':32s} {'peer req/s':>11s} {'us CPU/req':>10s} | {'benchtop':>9s} {'us CPU/req':>10s} | ratio req/s  CPU/req")
 for n, label in names.items():
+    if not os.path.exists(f"{T}/{n}.bt"):
+        continue
     p, b = rows(f"{n}.peer"), rows(f"{n}.bt")
     rr = [y[0] / x[0] if x[0] else float("nan") for x, y in zip(p, b)]
     rc = [y[1] / x[1] if x[1] else float("nan") for x, y in zip(p, b)]
@@ -169,8 +173,9 @@ lat() { # the last round's benchtop errors and latency beside the peer's own lin
 	echo "  $1, last round: benchtop errors ${err%.*}, p50 $((${p50%.*} / 1000)) us, p99 $((${p99%.*} / 1000)) us$2 | $(cat "$T/$1.peerlat" 2>/dev/null)"
 }
 echo
-lat wrk ""
-lat httperf " (from the intended send)"
+if has wrk; then lat wrk ""; fi
+if has httperf; then lat httperf " (from the intended send)"; fi
+has epoll || exit 0
 echo
 echo "perf bench epoll wait (events delivered/s to 2 waiter threads, writers keep every fd ready):"
 perf bench epoll wait -t 2 -r "$SECS" 2>&1 | grep -iE 'operations|Averaged|ops' | head -3 || echo "  (perf bench epoll wait failed)"
