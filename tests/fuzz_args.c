@@ -17,7 +17,6 @@
  *
  * Usage: fuzz_args CORPUS_DIR (see fuzz_driver.h).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,44 +32,9 @@
 #define FUZZ_SEED_PREFIX "args"
 #define MAX_ARGS 64
 
-static long n_ok, n_rejected, n_plans;
-
-static void fuzz_report(void) __attribute__((unused));
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void inconsistent(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
 #include "fuzz_driver.h"
 
-/* Read path whole (the driver keeps inputs small), NUL-terminated. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-	    (buf = malloc((size_t)n + 1)) == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		if (f != NULL)
-			fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
+static long n_ok, n_rejected, n_plans;
 
 /* The settings on a plan of wl, as `benchtop run` applies them. */
 static void check_settings(const struct bt_workload *wl, char **kv, int nkv)
@@ -126,9 +90,7 @@ static void fuzz_one(const char *path)
 	int argc = 1, rc;
 	FILE *cap, *err_stream;
 
-	buf = slurp(path, &len);
-	if (buf == NULL)
-		return;
+	buf = fuzz_slurp(path, &len);
 	argv[0] = "run";
 	for (p = buf; argc <= MAX_ARGS && p < buf + len;) {
 		char *nl = memchr(p, '\n', (size_t)(buf + len - p));

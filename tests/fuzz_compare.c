@@ -21,7 +21,6 @@
  * or clang -fsanitize=fuzzer,address -DBT_LIBFUZZER for libFuzzer.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,24 +36,9 @@
 #define FUZZ_NAME "fuzz_compare"
 #define FUZZ_SEED_PREFIX "compare"
 
-static long n_both, n_rejected, n_rows;
-
-static void fuzz_report(void) __attribute__((unused));
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void inconsistent(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
 #include "fuzz_driver.h"
+
+static long n_both, n_rejected, n_rows;
 
 static void check_rows(const struct bt_cmp *c, const struct bt_results *a,
 		       const struct bt_results *b)
@@ -119,16 +103,9 @@ static void fuzz_one(const char *path)
 	struct bt_cmp c;
 	char pa[300], pb[300], *text, *sep, *diff = NULL;
 	size_t len, la;
-	FILE *f = fopen(path, "rb");
 	int ra, rb;
 
-	if (f == NULL)
-		abort();
-	text = malloc(1u << 20);
-	if (text == NULL)
-		abort();
-	len = fread(text, 1, 1u << 20, f);
-	fclose(f);
+	text = fuzz_slurp(path, &len);
 
 	/* The separator: a line "%%"; none, and the input is both. */
 	la = len;

@@ -2,10 +2,12 @@
  * fuzz_driver.h - the part the fuzz targets share: a libFuzzer entry point
  * and, for ordinary builds, a bounded deterministic mutation loop.
  *
- * A target defines FUZZ_NAME, FUZZ_SEED_PREFIX (the corpus files it takes
- * as seeds: "recording", "plan") and `static void fuzz_one(const char *path)`,
- * which reads the input from the file at path (the readers under test take
- * files) and aborts on an inconsistency; then includes this file.
+ * A target defines FUZZ_NAME and FUZZ_SEED_PREFIX (the corpus files it
+ * takes as seeds: "recording", "plan"), includes this file, and defines
+ * `static void fuzz_one(const char *path)`, which reads the input from the
+ * file at path (the readers under test take files; fuzz_slurp reads it
+ * whole) and calls inconsistent() on what must not happen, and
+ * `static void fuzz_report(void)`, which prints its counts.
  *
  * Built with clang -fsanitize=fuzzer -DBT_LIBFUZZER, only
  * LLVMFuzzerTestOneInput is provided and libFuzzer drives it. Otherwise main
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -55,8 +58,52 @@
 
 static void fuzz_one(const char *path);
 
+/* The target's: what it counted, printed once the inputs are done. */
+static void fuzz_report(void) __attribute__((unused));
+
 /* The input being run, for the messages of the limits. */
 static char fuzz_input_path[256];
+
+/*
+ * What the code under test did is inconsistent: say what, and where the
+ * input is, and abort (the input stays where it is).
+ */
+__attribute__((format(printf, 1, 2), noreturn, unused))
+static void inconsistent(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (input: %s)\n", fuzz_input_path);
+	abort();
+}
+
+/*
+ * The input at path, whole (the driver keeps inputs under 1 MiB) and
+ * NUL-terminated; *len its size. Aborts when it cannot be read. Free it.
+ */
+__attribute__((unused))
+static char *fuzz_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc((1u << 20) + 1);
+
+	if (f == NULL || buf == NULL) {
+		perror(path);
+		abort();
+	}
+	*len = fread(buf, 1, 1u << 20, f);
+	if (ferror(f)) {
+		perror(path);
+		abort();
+	}
+	fclose(f);
+	buf[*len] = '\0';
+	return buf;
+}
 
 #ifdef FUZZ_SANITIZED
 const char *__asan_default_options(void);

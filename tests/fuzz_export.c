@@ -22,7 +22,6 @@
  * Usage: fuzz_export CORPUS_DIR (seeds: recording-*; see fuzz_driver.h);
  * or clang -fsanitize=fuzzer,address -DBT_LIBFUZZER for libFuzzer.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,25 +39,10 @@
 #define FUZZ_NAME "fuzz_export"
 #define FUZZ_SEED_PREFIX "recording"
 
+#include "fuzz_driver.h"
+
 static long n_ok, n_rejected, n_hgrm;
 static size_t max_out, max_in;
-
-static void fuzz_report(void) __attribute__((unused));
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void inconsistent(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
-
-#include "fuzz_driver.h"
 
 /*
  * Count the records of RFC 4180 text and check that each has as many

@@ -18,7 +18,6 @@
  * Usage: fuzz_plan CORPUS_DIR (see fuzz_driver.h);
  * or clang -fsanitize=fuzzer,address -DBT_LIBFUZZER for libFuzzer.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,8 @@
 
 #define FUZZ_NAME "fuzz_plan"
 #define FUZZ_SEED_PREFIX "plan"
+
+#include "fuzz_driver.h"
 
 static long n_ok, n_rejected;
 
@@ -71,21 +72,6 @@ static const struct bt_param wl[] = {
 
 #define NCOMMON (sizeof(common) / sizeof(common[0]))
 #define NWL (sizeof(wl) / sizeof(wl[0]))
-
-static void fuzz_report(void) __attribute__((unused));
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void inconsistent(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 static void init(struct bt_plan *pl, const char *workload)
 {
@@ -192,4 +178,3 @@ static void fuzz_report(void)
 	printf("%s: %ld loaded, %ld rejected with a message\n", FUZZ_NAME, n_ok, n_rejected);
 }
 
-#include "fuzz_driver.h"

@@ -18,7 +18,6 @@
  * or clang -fsanitize=fuzzer,address -DBT_LIBFUZZER for libFuzzer.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,22 +34,9 @@
 #define FUZZ_NAME "fuzz_recording"
 #define FUZZ_SEED_PREFIX "recording"
 
+#include "fuzz_driver.h"
+
 static long n_ok, n_rejected, n_dup;
-
-static void fuzz_report(void) __attribute__((unused));
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void inconsistent(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 static void check_results(const struct bt_results *res)
 {
@@ -203,4 +189,3 @@ static void fuzz_report(void)
 	       FUZZ_NAME, n_ok, n_dup, n_rejected);
 }
 
-#include "fuzz_driver.h"

@@ -19,7 +19,6 @@
  * Usage: fuzz_theme CORPUS_DIR (seeds: theme-*; see fuzz_driver.h);
  * or clang -fsanitize=fuzzer,address -DBT_LIBFUZZER for libFuzzer.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,22 +29,9 @@
 #define FUZZ_NAME "fuzz_theme"
 #define FUZZ_SEED_PREFIX "theme"
 
+#include "fuzz_driver.h"
+
 static long n_ok, n_rejected;
-
-static void fuzz_report(void) __attribute__((unused));
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void inconsistent(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: inconsistent: ", FUZZ_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 /* The first difference between two themes, or NULL. */
 static const char *theme_diff(const struct bt_theme *a, const struct bt_theme *b)
@@ -119,17 +105,10 @@ static void fuzz_one(const char *path)
 	struct bt_err ef = { "" }, eb = { "" }, er = { "" };
 	char *text = NULL, *out = NULL, msg[BT_ERR_MAX + 16];
 	size_t len = 0;
-	FILE *f = fopen(path, "rb");
 	int rf, rb, rr;
 	const char *d;
 
-	if (f == NULL)
-		abort();
-	text = malloc(1u << 20);
-	if (text == NULL)
-		abort();
-	len = fread(text, 1, 1u << 20, f);
-	fclose(f);
+	text = fuzz_slurp(path, &len);
 
 	bt_theme_default(&def);
 	rf = bt_theme_load(path, &tf, &ef);
@@ -180,4 +159,3 @@ static void fuzz_report(void)
 	       n_rejected);
 }
 
-#include "fuzz_driver.h"

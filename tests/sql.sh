@@ -88,6 +88,12 @@ if [ -z "$MARIADBD" ] || ! command -v mariadb-install-db >/dev/null ||
 fi
 USER_OPT=()
 [ "$(id -u)" -eq 0 ] && USER_OPT=(--user=root)
+# BLACKHOLE: its plugin is in mariadb-server, not mariadb-server-core. The test
+# server loads it where it is installed, or from BT_MARIADB_PLUGIN_DIR (say, a
+# `dpkg-deb -x` of mariadb-server's .deb, which installs nothing).
+PLUGIN_DIR=${BT_MARIADB_PLUGIN_DIR:-/usr/lib/mysql/plugin}
+BH_OPT=()
+[ -r "$PLUGIN_DIR/ha_blackhole.so" ] && BH_OPT=(--plugin-dir="$PLUGIN_DIR" --plugin-load-add=ha_blackhole.so)
 D="$T/my"
 mkdir -p "$D"
 t0=$(date +%s)
@@ -97,7 +103,7 @@ mariadb-install-db --no-defaults --datadir="$D/data" --auth-root-authentication-
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$MARIADBD" --no-defaults --datadir="$D/data" --socket="$D/sock" --port="$PORT" \
 	--bind-address=127.0.0.1 --skip-name-resolve --innodb-buffer-pool-size=64M \
-	--max-connections=200 --innodb-flush-log-at-trx-commit=2 "${USER_OPT[@]}" >"$D/log" 2>&1 &
+	--max-connections=200 --innodb-flush-log-at-trx-commit=2 "${USER_OPT[@]}" "${BH_OPT[@]}" >"$D/log" 2>&1 &
 SRV_PID=$!
 for _ in $(seq 300); do [ -S "$D/sock" ] && break; sleep 0.1; done
 [ -S "$D/sock" ] || { bad "mariadbd start" "$(tail -5 "$D/log")"; exit 1; }
@@ -119,6 +125,22 @@ fi
 	batch=1,50 prepared=on,off as=processes clients=3 nrows=300 reps=1 warmup=0 --no-record \
 	--format csv >"$T/my2.csv" 2>"$T/err" && msg=$(csv_check "$T/my2.csv" 300) &&
 	ok "mariadb: delayed/ignore x batch x prepared, as=processes" || bad "mariadb delayed" "$(cat "$T/err") $msg"
+# BLACKHOLE stores nothing: verify wants 0, and the row says so (stored_pct 0).
+if [ ${#BH_OPT[@]} -gt 0 ]; then
+	"$BT" run sql backend=mariadb server="$D/sock" flush=2 engine=blackhole mode=insert,counter \
+		clients=1,8 nrows=200 keys=50 reps=1 warmup=0 --no-record --format csv >"$T/bh.csv" 2>"$T/err" &&
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			{ n++; if ($col["state"] != "done" || $col["table_rows_rows_median"] != 0 ||
+				   $col["committed_rows_median"] != 200 || $col["stored_pct_pct_median"] != 0) bad++ }
+			END { exit !(n == 4 && bad == 0) }' "$T/bh.csv" &&
+		ok "mariadb: BLACKHOLE x insert,counter x 1,8 clients: 200 committed, 0 stored, stored_pct 0" ||
+		bad "mariadb blackhole" "$(cat "$T/err" "$T/bh.csv")"
+else
+	"$BT" run sql backend=mariadb server="$D/sock" flush=2 engine=blackhole reps=1 warmup=0 --no-record \
+		>"$T/out" 2>"$T/err"
+	grep -q "no BLACKHOLE engine.*mariadb-server" "$T/err" && ok "existing server without BLACKHOLE: one line naming the package" ||
+		bad "existing server without BLACKHOLE" "$(cat "$T/err")"
+fi
 [ "$(dbs)" = "$before" ] && ok "existing server: no database left behind" ||
 	bad "existing server: databases" "$(dbs)"
 
@@ -141,6 +163,11 @@ rc=$?
 	bad "unreachable server" "rc=$rc $(cat "$T/err")"
 kill "$SRV_PID" && wait "$SRV_PID" 2>/dev/null
 SRV_PID=
+
+# server=spawn loads BLACKHOLE where its plugin is installed; else engine=blackhole is refused up front.
+if [ ! -r /usr/lib/mysql/plugin/ha_blackhole.so ]; then
+	refuse "which Debian ships in mariadb-server" backend=mariadb engine=memory,blackhole
+fi
 
 # server=spawn: one mariadbd for the run's cells, gone afterwards with its datadir.
 mkdir -p "$T/spawn"

@@ -127,7 +127,7 @@ static void test_copy_convert_methods(void **state)
 	char dir[64];
 	struct bt_run *run;
 	struct bt_results *res;
-	int mres, mfile;
+	int mres, mfile, mend;
 
 	make_dir(dir, sizeof(dir));
 	assert_int_equal(run_wl("copy", copy_args, dir, &run), 0);
@@ -135,9 +135,12 @@ static void test_copy_convert_methods(void **state)
 	res = bt_run_results(run);
 	mres = metric_index(res, "resident");
 	mfile = metric_index(res, "file");
+	mend = metric_index(res, "resident_end");
 	for (int i = 0; i < res->nreps; i++) {
 		assert_true(res->reps[i].metric[mfile] == 300001.0);
 		assert_true(res->reps[i].metric[mres] <= 300001.0);
+		/* Every method reads through the page cache: the input is all there at the end. */
+		assert_true(res->reps[i].metric[mend] == 300001.0);
 		assert_true(res->reps[i].bytes == 300001);
 	}
 	bt_run_free(run);
@@ -207,7 +210,7 @@ static void test_grep_counts(void **state)
 {
 	static const char *const args[] = { "how=sequential,threads", "files=7", "size=300K",
 					     "cache=warm,cold", "keep=1", NULL };
-	static const char *const pargs[] = { "how=processes", "as=processes", "files=7",
+	static const char *const pargs[] = { "how=sequential,threads,processes", "files=7",
 					      "size=300K", NULL };
 	char dir[64];
 	struct bt_run *run;
@@ -228,30 +231,61 @@ static void test_grep_counts(void **state)
 		assert_true(res->reps[i].metric[m] == (double)want);
 	bt_run_free(run);
 
-	/* The kept directory is benchtop's: a later run adopts it, and this one removes the files. */
+	/*
+	 * The kept directory is benchtop's: a later run adopts it, and this one
+	 * removes the files. how=processes runs as processes with no as= (the
+	 * value picks the engine): its 7 workers ran in 7 processes, none of
+	 * them this one; the other cells' workers ran in this process.
+	 */
 	assert_int_equal(run_wl("grep", pargs, dir, &run), 0);
-	all_ok(run, 1);
+	all_ok(run, 3);
 	res = bt_run_results(run);
-	assert_true(res->reps[0].metric[metric_index(res, "matches")] == (double)want);
-	assert_int_equal(res->reps[0].nworkers, 7);
+	for (int i = 0; i < 3; i++) {
+		const struct bt_rep *r = &res->reps[i];
+
+		assert_true(r->metric[metric_index(res, "matches")] == (double)want);
+		assert_int_equal(r->nworkers, i == 0 ? 1 : 7);
+		assert_string_equal(r->engine, i == 2 ? "processes" : "threads");
+		for (int k = 0; k < r->nworkers; k++) {
+			assert_true(r->workers[k].pid > 0);
+			if (i < 2)
+				assert_int_equal(r->workers[k].pid, getpid());
+			for (int j = 0; i == 2 && j < k; j++)
+				assert_int_not_equal(r->workers[k].pid, r->workers[j].pid);
+			if (i == 2)
+				assert_int_not_equal(r->workers[k].pid, getpid());
+		}
+	}
 	bt_run_free(run);
 	assert_int_equal(entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* how=processes needs the processes engine: refused, with the fix, under threads. */
-static void test_grep_processes_needs_as(void **state)
+/*
+ * how= names the engine: as= may repeat it, a contradiction is refused
+ * before anything runs, with one line that says what to do.
+ */
+static void test_grep_engine_for(void **state)
 {
-	static const char *const args[] = { "how=processes", "files=2", "size=8K", NULL };
-	char dir[64];
-	struct bt_run *run;
+	static const char *const bad[][2] = {
+		{ "how=processes", "as=threads" },
+		{ "how=threads", "as=processes" },
+	};
+	const struct bt_workload *wl = bt_workload_find("grep");
+	struct bt_err err = { "" };
+	struct bt_plan pl;
 
-	make_dir(dir, sizeof(dir));
-	assert_int_equal(run_wl("grep", args, dir, &run), -EIO);
-	assert_non_null(strstr(bt_run_results(run)->error, "add as=processes"));
-	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
-	assert_int_equal(rmdir(dir), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(bt_run_plan_init(&pl, wl, &err), 0);
+		assert_int_equal(bt_plan_set_arg(&pl, i < 2 ? bad[i][0] : "how=processes", &err), 0);
+		assert_int_equal(bt_plan_set_arg(&pl, i < 2 ? bad[i][1] : "as=processes", &err), 0);
+		assert_int_equal(bt_run_validate(wl, &pl, &err), i < 2 ? -EINVAL : 0);
+		if (i == 0)
+			assert_string_equal(err.msg, "how=processes as=threads: grep runs how=processes as processes (leave as= out, or say as=processes)");
+		if (i == 1)
+			assert_non_null(strstr(err.msg, "say as=threads"));
+		bt_plan_destroy(&pl);
+	}
 }
 
 static void test_sort_methods(void **state)
@@ -402,6 +436,60 @@ static void test_scratch_safety(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * keep=1 then the same dir=: a file with the bytes the seed makes is reused
+ * (same inode, nothing rewritten), and its digests are right (sort
+ * verifies against them); a file that differs is generated again.
+ */
+static void test_keep_reuses(void **state)
+{
+	static const char *const args[] = { "method=qsort", "records=1001", "keep=1", NULL };
+	char dir[64], path[128];
+	struct bt_run *run;
+	struct stat st0, st1;
+	unsigned char c, c0;
+	int fd;
+
+	make_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/rec-1001-s1", dir);
+	assert_int_equal(run_wl("sort", args, dir, &run), 0);
+	all_ok(run, 1);
+	bt_run_free(run);
+	assert_int_equal(stat(path, &st0), 0);
+	assert_int_equal(run_wl("sort", args, dir, &run), 0);
+	all_ok(run, 1);
+	bt_run_free(run);
+	assert_int_equal(stat(path, &st1), 0);
+	assert_true(st1.st_ino == st0.st_ino && st1.st_mtim.tv_sec == st0.st_mtim.tv_sec &&
+		    st1.st_mtim.tv_nsec == st0.st_mtim.tv_nsec);
+
+	/* One byte changed (the same size): generated afresh, and correct again. */
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c0, 1, 6400), 1);
+	c = c0 ^ 1;
+	assert_int_equal(pwrite(fd, &c, 1, 6400), 1);
+	close(fd);
+	assert_int_equal(run_wl("sort", args, dir, &run), 0);
+	all_ok(run, 1);
+	bt_run_free(run);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, 6400), 1);
+	close(fd);
+	assert_int_equal(c, c0);
+	{
+		static const char *const last[] = { "method=qsort", "records=1001", NULL };
+
+		/* Without keep= the run removes what it made, the reused file too. */
+		assert_int_equal(run_wl("sort", last, dir, &run), 0);
+		all_ok(run, 1);
+		bt_run_free(run);
+	}
+	assert_int_equal(entries(dir), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* A scratch mount point; 0 when mounting is not permitted here. */
 static int mount_fs(const char *type, const char *opts, char *dir, size_t n)
 {
@@ -498,6 +586,7 @@ static void test_scan(void **state)
 {
 	static const char *const args[] = { "mode=buffered,direct,dontneed", "size=2M", "hot=256K",
 					     "buffer=64K", NULL };
+	static const char *const wargs[] = { "cache=cold,warm", "size=1M", "hot=64K", NULL };
 	char dir[64], path[128];
 	struct bt_err err = { "" };
 	struct bt_run *run;
@@ -520,8 +609,20 @@ static void test_scan(void **state)
 	mh = metric_index(res, "hot");
 	assert_true(res->reps[0].metric[ms] == 2.0 * 1048576);
 	assert_true(res->reps[1].metric[ms] == 0);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		assert_true(res->reps[i].metric[mh] == 256.0 * 1024);
+		assert_true(res->reps[i].metric[metric_index(res, "scan_start")] == 0);
+	}
+	bt_run_free(run);
+
+	/* cache=warm: the large file is all in the page cache when the read begins. */
+	assert_int_equal(run_wl("scan", wargs, dir, &run), 0);
+	all_ok(run, 2);
+	res = bt_run_results(run);
+	ms = metric_index(res, "scan_start");
+	assert_true(res->reps[0].metric[ms] == 0);
+	assert_true(res->reps[1].metric[ms] == 1048576.0);
+	assert_true(res->reps[1].metric[metric_index(res, "scan_start_pct")] == 100.0);
 	bt_run_free(run);
 	assert_int_equal(entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
@@ -534,10 +635,11 @@ int main(void)
 		cmocka_unit_test(test_copy_convert_methods),
 		cmocka_unit_test(test_copy_direct),
 		cmocka_unit_test(test_grep_counts),
-		cmocka_unit_test(test_grep_processes_needs_as),
+		cmocka_unit_test(test_grep_engine_for),
 		cmocka_unit_test(test_sort_methods),
 		cmocka_unit_test(test_sort_verify_catches),
 		cmocka_unit_test(test_scratch_safety),
+		cmocka_unit_test(test_keep_reuses),
 		cmocka_unit_test(test_direct_refused),
 		cmocka_unit_test(test_full_disk),
 		cmocka_unit_test(test_scan),

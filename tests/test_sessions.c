@@ -327,10 +327,13 @@ static void test_export_csv(void **state)
 	assert_true(strncmp(csv, "cell,threads,lock,rep,warmup,ok,verify,ops,bytes,errors,wall_s,user_s,"
 			    "sys_s,vcsw,ivcsw,ops_s,bytes_s,lat_every,p50_ns,p90_ns,p99_ns,p999_ns,"
 			    "max_ns,mean_ns,lat_count\n", 155) == 0);
-	/* Exact numbers: 1/3 and 0.11 survive the round trip; the hist is 100..1000 ns. */
-	assert_non_null(strstr(csv, "\n0,1,mutex,0,1,1,ok,1000,0,0,0.10000000000000001,"
-				    "0.33333333333333331,0,0,0,1000,0,1,500,900,1000,1000,1000,550,10\n"));
-	assert_non_null(strstr(csv, "\n1,2,mutex,2,0,1,ok,1000,0,0,0.12000000000000001,0.33333333333333331,0,0,0,2002,0,1,"));
+	/*
+	 * Exact numbers in their shortest form: 0.1 and 1/3 read back to
+	 * the same doubles; the hist is 100..1000 ns.
+	 */
+	assert_non_null(strstr(csv, "\n0,1,mutex,0,1,1,ok,1000,0,0,0.1,"
+				    "0.3333333333333333,0,0,0,1000,0,1,500,900,1000,1000,1000,550,10\n"));
+	assert_non_null(strstr(csv, "\n1,2,mutex,2,0,1,ok,1000,0,0,0.12000000000000001,0.3333333333333333,0,0,0,2002,0,1,"));
 	free(csv);
 	bt_results_destroy(&res);
 }

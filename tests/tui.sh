@@ -241,8 +241,8 @@ read -r basic ext < <(colours)
 keys G Up Up Up Up Up   # as (5 up from the Run button: ci, max_reps, order_seed, order, as)
 check "80x24: a long help wraps and points to ?" "^\|.{16}\|\|the workload can\)"
 keys '?'
-check "? on a field: range, default, example" "example: benchtop run pipeline as=threads"
-if screen | grep -q "range: threads|processes (enum)" && screen | grep -q "default: threads"; then ok "? on a field: range and default"
+check "? on a field: range, default, example" "example: benchtop run pipeline as=auto"
+if screen | grep -q "range: threads|processes|auto (enum)" && screen | grep -q "default: auto"; then ok "? on a field: range and default"
 else bad "? on a field: range and default" "$(screen)"; fi
 keys Escape g
 keys L C-u "$T/a-plan-that-is-not-there-at-all.json" Enter
@@ -336,6 +336,15 @@ if screen | grep -q "ETA ?"; then bad "progress: an ETA during the first rep" "$
 check "progress: results" "Results: null, complete" 30
 keys q
 check "progress quits" "EXITED=0"
+
+# --- a cold file run: the cell shows the page cache at its start and its end ---
+OPTS="copy size=64K cache=cold reps=1 warmup=0 dir=$T/scratch" start 120 40 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+check "cold copy: workbench" "Parameters: copy"
+keys r
+check "cold copy: results" "Results: copy, complete" 30
+check "cold copy: residency at the start and at the end" "resident_pct [0-9.]+%  resident_end_pct 100\.0%"
+keys q
+check "cold copy quits" "EXITED=0"
 
 # --- validation in place: what r would refuse shows at its field as it is typed ---
 re_quote() { printf '%s' "$1" | sed 's/[].[*^$()+?{}|]/\\&/g'; }

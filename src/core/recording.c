@@ -672,6 +672,8 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 	put(o, "ops_s", jreal(r->ops_s), &bad);
 	put(o, "bytes_s", jreal(r->bytes_s), &bad);
 	put(o, "lat_every", json_integer(r->lat_every), &bad);
+	if (r->engine[0])
+		put(o, "engine", json_string(r->engine), &bad);
 	put(o, "noise", rep_noise_json(r, &bad), &bad);
 	put(o, "hist", r->hist != NULL ? hist_json(r->hist, &bad) : rep_lat_json(&r->lat, &bad), &bad);
 	if (w->nch > 0) {
@@ -697,6 +699,8 @@ int bt_recw_rep(struct bt_recw *w, const struct bt_rep *r)
 		put(wo, "cpu_first", json_integer(wr->cpu_first), &bad);
 		put(wo, "cpu_last", json_integer(wr->cpu_last), &bad);
 		put(wo, "pinned", json_integer(wr->pinned), &bad);
+		if (wr->pid > 0)
+			put(wo, "pid", json_integer(wr->pid), &bad);
 		if (json_array_append_new(workers, wo) != 0)
 			bad = 1;
 	}
@@ -838,7 +842,7 @@ struct rd {
 };
 
 /* Known top-level fields of each line type; a newer minor version may add more. */
-static const char *const known_fields[][24] = {
+static const char *const known_fields[][26] = {
 	{ "header", "type", "benchtop_recording", "version", "time", "start_unix_ns", "workload",
 	  "unit", "lat_what", "baseline", "timer_cost_ns", "machine", "plan", "axes", "worker_axes", "cells", "metrics",
 	  "lat_channels", NULL },
@@ -846,7 +850,7 @@ static const char *const known_fields[][24] = {
 	  "p90", "p99", "p999", "max", "cpu_pct", "user_pct", "sys_pct", NULL },
 	{ "rep", "type", "cell", "rep", "warmup", "ok", "verify", "ops", "bytes", "errors", "wall_s",
 	  "user_s", "sys_s", "vcsw", "ivcsw", "ops_s", "bytes_s", "lat_every", "hist", "workers",
-	  "metrics", "noise", "ch_hist", NULL },
+	  "metrics", "noise", "ch_hist", "engine", NULL },
 	{ "cell", "type", "cell", "label", "nreps", "failed", "ops_s", "bytes_s", "wall_s", "user_s",
 	  "sys_s", "vcsw", "ivcsw", "lat", "metrics", "noise", "ch_lat", NULL },
 	{ "end", "type", "status", "error", "time", NULL },
@@ -1497,12 +1501,14 @@ static int read_workers(struct rd *rd, json_t *o, struct bt_rep *r)
 
 		snprintf(ctx, sizeof(ctx), "workers[%d].", i);
 		wr->cpu_first = wr->cpu_last = wr->pinned = -1;
+		wr->pid = 0;
 		if (!json_is_object(wo))
 			return rd_fail(rd, -EINVAL, "field \"workers[%d]\": expected an object", i);
 		if ((ret = get_u64(rd, wo, ctx, "ops", &wr->ops)) < 0 ||
 		    (ret = get_i(rd, wo, ctx, "cpu_first", 0, -1, INT_MAX, &wr->cpu_first)) < 0 ||
 		    (ret = get_i(rd, wo, ctx, "cpu_last", 0, -1, INT_MAX, &wr->cpu_last)) < 0 ||
-		    (ret = get_i(rd, wo, ctx, "pinned", 0, -1, INT_MAX, &wr->pinned)) < 0)
+		    (ret = get_i(rd, wo, ctx, "pinned", 0, -1, INT_MAX, &wr->pinned)) < 0 ||
+		    (ret = get_i(rd, wo, ctx, "pid", 0, 0, INT_MAX, &wr->pid)) < 0)
 			return ret;
 	}
 	return 0;
@@ -1541,6 +1547,7 @@ static int read_rep(struct rd *rd, json_t *o, struct bt_results *res)
 	    (ret = get_bool(rd, o, "", "warmup", &r.warmup)) < 0 ||
 	    (ret = get_bool(rd, o, "", "ok", &r.ok)) < 0 ||
 	    (ret = get_str(rd, o, "", "verify", verify, sizeof(verify))) < 0 ||
+	    (ret = get_str(rd, o, "", "engine", r.engine, sizeof(r.engine))) < 0 ||
 	    (ret = get_u64(rd, o, "", "ops", &r.ops)) < 0 ||
 	    (ret = get_u64(rd, o, "", "bytes", &r.bytes)) < 0 ||
 	    (ret = get_u64(rd, o, "", "errors", &r.errors)) < 0 ||

@@ -580,7 +580,8 @@ static int is_run_control(const char *name, const json_t *v)
 			return 1;
 	/* Their defaults change nothing; anything else is part of the experiment. */
 	if (json_is_string(v) && ((strcmp(name, "pin") == 0 && strcmp(json_string_value(v), "none") == 0) ||
-				  (strcmp(name, "as") == 0 && strcmp(json_string_value(v), "threads") == 0)))
+				  (strcmp(name, "as") == 0 && (strcmp(json_string_value(v), "threads") == 0 ||
+								   strcmp(json_string_value(v), "auto") == 0))))
 		return 1;
 	return 0;
 }

@@ -66,6 +66,7 @@ struct bt_worker_result {
 	uint64_t ops;
 	int cpu_first, cpu_last;	/* sched_getcpu() at start and end; -1 unknown */
 	int pinned;			/* CPU it was pinned to, -1 when not pinned */
+	int pid;			/* the process it ran in; 0 unknown (older recordings) */
 };
 
 /*
@@ -99,6 +100,7 @@ struct bt_rep {
 	double vcsw, ivcsw;	/* context switches, voluntary and involuntary */
 	double ops_s, bytes_s;
 	uint32_t lat_every;	/* 1 in N ops timed; 0 = latency off */
+	char engine[16];	/* the engine the workers ran on ("processes"); "": not said */
 	/*
 	 * What else the machine did during the rep (core/noise.h), -1 where
 	 * unknown (a recording older than the fields, a machine that does not
@@ -293,7 +295,7 @@ int bt_results_axis_numeric(const struct bt_results *res, int a);
  * (the plan object of a recording, or plan_json's text) that has one value
  * and describes what ran rather than how it was measured. The run controls
  * (reps, warmup, duration, ops, lat, lat_every, sample, rows) are left out,
- * and so are pin=none and as=threads, which change nothing; swept parameters
+ * and so are pin=none and as=threads or auto, which change nothing; swept parameters
  * are left out too (the cell labels name them). Values are in the plan's
  * order, booleans as on/off. buf is "" when there is nothing or the plan
  * cannot be read. Returns buf.

@@ -164,6 +164,7 @@ void bt_engine_worker_main(struct bt_engine *e, int i)
 	if (w->cpu_pinned >= 0 && bt_pin_self(w->cpu_pinned) < 0)
 		bt_worker_fail(w, "cannot pin worker %d to CPU %d", w->id, w->cpu_pinned);
 	w->cpu_first = sched_getcpu();
+	w->pid = (int)getpid();
 	atomic_fetch_add(&sh->ready, 1);
 	futex_wake_all(&sh->ready);
 	while (!atomic_load(&sh->go))
@@ -396,6 +397,7 @@ static void results(struct bt_engine *e, struct bt_engine_out *out, uint64_t t0,
 		out->workers[i].cpu_first = w->cpu_first;
 		out->workers[i].cpu_last = w->cpu_last;
 		out->workers[i].pinned = w->cpu_pinned;
+		out->workers[i].pid = w->pid;
 		if (w->lat_max_every > out->lat_every)
 			out->lat_every = w->lat_max_every;
 		if (w->failed && !out->failed) {

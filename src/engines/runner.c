@@ -21,6 +21,7 @@
 #include "core/sysinfo.h"
 #include "core/topo.h"
 #include "engines/engine.h"
+#include "engines/engine_pick.h"
 #include "engines/pin.h"
 
 enum {
@@ -78,8 +79,8 @@ const struct bt_param bt_common_params[] = {
 	[C_ROWS] = { .name = "rows", .kind = BT_P_STRING, .def = "",
 		     .help = "the swept parameter whose values make the table rows (default: the first swept)",
 		     .flags = BT_PF_NOSWEEP | BT_PF_ROWS },
-	[C_AS] = { .name = "as", .kind = BT_P_ENUM, .def = "threads", .choices = bt_engine_names,
-		   .help = "run the workers as threads or as forked processes (where the workload can)",
+	[C_AS] = { .name = "as", .kind = BT_P_ENUM, .def = "auto", .choices = bt_as_choices,
+		   .help = "run the workers as threads or as forked processes (where the workload can); auto: as the cell's values say (grep how=processes), else threads",
 		   .flags = BT_PF_QUIET },
 	[C_ORDER] = { .name = "order", .kind = BT_P_ENUM, .def = "sequential", .choices = order_names,
 		      .help = "the order of the reps: each cell's in a row, rep 1 of every cell then rep 2 ..., or each round shuffled",
@@ -115,22 +116,6 @@ static const struct bt_value *common(const struct bt_plan *pl, int i)
 	return &pl->vals[i][0];
 }
 
-/* as=: the engine must be one the workload declares (threads when it declares none). */
-static int check_engine(const struct bt_workload *wl, const struct bt_value *as, struct bt_err *err)
-{
-	unsigned ok = wl->engines ? wl->engines : BT_ENGINES_THREADS;
-	char allowed[64] = "";
-	size_t len = 0;
-
-	if (ok & (1u << as->i))
-		return 0;
-	for (int k = 0; k < BT_ENGINE_COUNT; k++)
-		if (ok & (1u << k))
-			len += (size_t)snprintf(allowed + len, sizeof(allowed) - len, "%s%s",
-						len ? ", " : "", bt_engine_names[k]);
-	return bt_err_set(err, -EINVAL, "as=%s: %s runs only as %s", as->text, wl->name, allowed);
-}
-
 int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, struct bt_err *err)
 {
 	const struct bt_value *cv[BT_PLAN_MAX_PARAMS];
@@ -154,7 +139,7 @@ int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, stru
 		int cpus[1024];
 
 		bt_plan_cell(pl, c, cv);
-		rc = check_engine(wl, cv[C_AS], err);
+		rc = bt_engine_pick(wl, cv[C_AS], cv + bt_common_nparams, err) < 0 ? -EINVAL : 0;
 		if (rc == 0 && wl->check != NULL)
 			rc = wl->check(cv + bt_common_nparams, err);
 		/* The pin syntax is checked at parse time; here the CPUs must exist. */
@@ -285,6 +270,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 		.run_state = cell->run_state,
 		.cell_state = cell->cell_state,
 		.pshared = cell->pshared,
+		.engine = cell->engine,
 		.ops = (uint64_t)common(pl, C_OPS)->i,
 		.duration_ns = (uint64_t)common(pl, C_DURATION)->i,
 		.lat_on = (int)cv[C_LAT]->i,
@@ -302,6 +288,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	rep->rep = i;
 	rep->warmup = i < (int)common(pl, C_WARMUP)->i;
 	rep->steal_pct = rep->runq = rep->throttled = -1;
+	snprintf(rep->engine, sizeof(rep->engine), "%s", bt_engine_names[job.engine]);
 	snprintf(r->verify, sizeof(r->verify), "not run");
 
 	if (wl->setup(&job, &err) < 0) {
@@ -348,7 +335,7 @@ static int run_rep(struct bt_run *r, const struct bt_value *const *cv, const str
 	}
 
 	struct bt_engine_cfg cfg = {
-		.engine = bt_engine_get((int)cv[C_AS]->i),
+		.engine = bt_engine_get(job.engine),
 		.worker = wl->worker,
 		.job = &job,
 		.cpus = strcmp(cv[C_PIN]->text, "none") ? cpus : NULL,
@@ -533,8 +520,10 @@ static int cell_open(struct bt_run *r, struct order *o, int c, const struct run_
 	}
 	cl->cv = cv;
 	cl->job = (struct bt_job){ .params = rl->rows[c], .run_state = rl->ctx.state,
-				   .pshared = cv[C_AS]->i == BT_ENGINE_PROCESSES };
-	if (wl->cell_setup != NULL && wl->cell_setup(&cl->job, &err) < 0) {
+				   .engine = bt_engine_pick(wl, cv[C_AS], rl->rows[c], &err) };
+	cl->job.pshared = cl->job.engine == BT_ENGINE_PROCESSES;
+	if (cl->job.engine < 0 ||
+	    (wl->cell_setup != NULL && wl->cell_setup(&cl->job, &err) < 0)) {
 		char what[sizeof(r->res.cells[c].label) + 16];
 
 		snprintf(what, sizeof(what), "%s: cell setup",

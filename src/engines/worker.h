@@ -63,6 +63,7 @@ struct bt_worker {
 
 	int cpu_pinned;			/* -1 when not pinned */
 	int cpu_first, cpu_last;	/* sched_getcpu() at start and end */
+	int pid;			/* getpid() of the process it runs in */
 	uint64_t t_end;			/* CLOCK_MONOTONIC ns when the worker returned */
 	int failed;
 	char err[BT_ERR_MAX];

@@ -95,6 +95,7 @@ struct bt_job {
 	 * they share must be process-shared (sync.h bt_lock_init_pshared).
 	 */
 	int pshared;
+	int engine;		/* the engine the workers run on (engine.h enum bt_engine_kind) */
 	struct bt_job_shm *shm;	/* bt_job_shared_alloc's list; the runner frees it */
 	int nworkers;		/* setup sets it: how many workers to start */
 	uint64_t ops;		/* stop rule: total ops (0 = none); the engine splits it */
@@ -180,11 +181,18 @@ struct bt_workload {
 	/* Cross-parameter validation, for every cell before anything starts. May be NULL. */
 	int (*check)(const struct bt_value *const *params, struct bt_err *err);
 	/*
-	 * The engines it can run on (BT_ENGINES_*), picked by as=; 0 means
+	 * The engines it can run on (BT_ENGINES_*), picked by as= (engine_pick.h); 0 means
 	 * threads only. A workload that allows processes keeps everything its
 	 * workers write in bt_job_shared_alloc memory.
 	 */
 	unsigned engines;
+	/*
+	 * The engine a cell's values call for (enum bt_engine_kind), or -1 for
+	 * either: grep's how=processes is one forked process per file. as=auto
+	 * (the default) takes it; an as= naming another engine is refused. *why
+	 * names the value for that message ("how=processes"). May be NULL.
+	 */
+	int (*engine_for)(const struct bt_value *const *params, const char **why);
 	/* Run level (see struct bt_run_ctx). Each may be NULL. */
 	int (*run_setup)(struct bt_run_ctx *run, struct bt_err *err);
 	void (*run_teardown)(struct bt_run_ctx *run);

@@ -905,16 +905,6 @@ static int write_text(FILE *f, const struct bt_cmp *c, const char *const *names,
 	return table(f, c, md);
 }
 
-/* A double for CSV: shortest exact form, empty when it does not exist. */
-static void csv_num(FILE *f, double v)
-{
-	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
-	else if (isinf(v))
-		fputs(v > 0 ? "inf" : "-inf", f);
-}
-
 
 static int write_csv(FILE *f, const struct bt_cmp *c)
 {
@@ -938,43 +928,28 @@ static int write_csv(FILE *f, const struct bt_cmp *c)
 		for (int k = 1; k < c->nres; k++) {
 			const struct bt_cmp_stat *st = &row->st[k];
 			char L[2] = { bt_cmp_letter(k), '\0' };
+			const double nums[] = { row->n[0], row->n[k], row->median[0], row->median[k],
+						st->mean_a, st->mean_k, st->sd_a, st->sd_k, st->ratio,
+						st->ratio_means, st->lo, st->hi, st->t, st->dof, st->p };
 
 			bt_csv_str(f, row->label, 1);
 			bt_csv_str(f, "A", 0);
 			bt_csv_str(f, L, 0);
-			fprintf(f, ",%d,%d", row->n[0], row->n[k]);
-			csv_num(f, row->median[0]);
-			csv_num(f, row->median[k]);
-			csv_num(f, st->mean_a);
-			csv_num(f, st->mean_k);
-			csv_num(f, st->sd_a);
-			csv_num(f, st->sd_k);
-			csv_num(f, st->ratio);
-			csv_num(f, st->ratio_means);
-			csv_num(f, st->lo);
-			csv_num(f, st->hi);
-			csv_num(f, st->t);
-			csv_num(f, st->dof);
-			csv_num(f, st->p);
+			bt_csv_nums(f, nums, sizeof(nums) / sizeof(nums[0]));
 			bt_csv_str(f, verdict_key(st->verdict), 0);
 			for (int p99 = 0; p99 < 2; p99++) {
 				for (int i = 0; i < 2; i++) {
 					int j = i == 0 ? 0 : k;
 
-					fputc(',', f);
-					if (row->has_lat[j])
-						fprintf(f, "%" PRIu64, p99 ? row->p99[j] : row->p50[j]);
+					bt_csv_u64(f, p99 ? row->p99[j] : row->p50[j], row->has_lat[j]);
 				}
 			}
 			for (int m = 0; m < c->nmetrics; m++) {
 				const struct bt_cmp_stat *ms = &row->mst[m][k];
+				const double mn[] = { row->mmedian[m][0], row->mmedian[m][k], ms->ratio,
+						      ms->lo, ms->hi, ms->p };
 
-				csv_num(f, row->mmedian[m][0]);
-				csv_num(f, row->mmedian[m][k]);
-				csv_num(f, ms->ratio);
-				csv_num(f, ms->lo);
-				csv_num(f, ms->hi);
-				csv_num(f, ms->p);
+				bt_csv_nums(f, mn, sizeof(mn) / sizeof(mn[0]));
 				bt_csv_str(f, verdict_key(ms->verdict), 0);
 			}
 			fputc('\n', f);

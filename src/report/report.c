@@ -936,11 +936,7 @@ static void csv_metric_values(FILE *f, const struct bt_results *res, const struc
 		for (int k = 0; k < NSUMMARY; k++) {
 			double v = summary_field(s, k);
 
-			fputc(',', f);
-			if (!cell->done || (k > 0 && s->n == 0))
-				continue;
-			if (isfinite(v))
-				fprintf(f, "%.15g", v);
+			bt_csv_num(f, !cell->done || (k > 0 && s->n == 0) ? NAN : v);
 		}
 	}
 }
@@ -969,13 +965,10 @@ static int write_csv(FILE *f, const struct bt_results *res)
 		bt_csv_str(f, cell_state(cell), 0);
 		cell_fields(res, cell, fl);
 		for (int k = 0; fl[k].name; k++) {
-			fputc(',', f);
-			if (!fl[k].valid)
-				continue;
 			if (fl[k].kind == V_UINT)
-				fprintf(f, "%" PRIu64, fl[k].u);
-			else if (isfinite(fl[k].d))
-				fprintf(f, "%.15g", fl[k].d);
+				bt_csv_u64(f, fl[k].u, fl[k].valid);
+			else
+				bt_csv_num(f, fl[k].valid ? fl[k].d : NAN);
 		}
 		csv_metric_values(f, res, cell);
 		fputc('\n', f);

@@ -701,25 +701,24 @@ int bt_sessions_export_csv(FILE *f, const struct bt_results *res)
 		fprintf(f, "%d", r->cell);
 		for (int a = 0; a < res->naxes && a < BT_RES_AXES; a++)
 			bt_csv_str(f, cell->values[a], 0);
+		const double times[] = { r->wall_s, r->user_s, r->sys_s, r->vcsw, r->ivcsw, r->ops_s,
+					 r->bytes_s };
+
 		fprintf(f, ",%d,%d,%d", r->rep, r->warmup ? 1 : 0, r->ok ? 1 : 0);
 		bt_csv_str(f, r->verify, 0);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->ops, r->bytes, r->errors);
-		bt_csv_num(f, r->wall_s);
-		bt_csv_num(f, r->user_s);
-		bt_csv_num(f, r->sys_s);
-		bt_csv_num(f, r->vcsw);
-		bt_csv_num(f, r->ivcsw);
-		bt_csv_num(f, r->ops_s);
-		bt_csv_num(f, r->bytes_s);
-		fprintf(f, ",%" PRIu32, r->lat_every);
-		if (h != NULL) {
-			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-				h->p50, h->p90, h->p99, h->p999, h->max);
-			bt_csv_num(f, h->mean);
-			fprintf(f, ",%" PRIu64, h->count);
-		} else {
-			fputs(",,,,,,,", f);
-		}
+		bt_csv_u64(f, r->ops, 1);
+		bt_csv_u64(f, r->bytes, 1);
+		bt_csv_u64(f, r->errors, 1);
+		bt_csv_nums(f, times, sizeof(times) / sizeof(times[0]));
+		bt_csv_u64(f, r->lat_every, 1);
+		/* The latency fields, empty when latency was off. */
+		bt_csv_u64(f, h ? h->p50 : 0, h != NULL);
+		bt_csv_u64(f, h ? h->p90 : 0, h != NULL);
+		bt_csv_u64(f, h ? h->p99 : 0, h != NULL);
+		bt_csv_u64(f, h ? h->p999 : 0, h != NULL);
+		bt_csv_u64(f, h ? h->max : 0, h != NULL);
+		bt_csv_num(f, h ? h->mean : NAN);
+		bt_csv_u64(f, h ? h->count : 0, h != NULL);
 		/* Each metric as shown: a ratio derived, a time per event; empty when it has no value. */
 		for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS; m++)
 			bt_csv_num(f, bt_results_metric_rep(res, r, m));

@@ -76,7 +76,7 @@ char *bt_sessions_plan_text(const struct bt_session_info *s, char *buf, size_t n
  * with a header: cell index, the axis values, rep, warmup, ok, verify,
  * ops, bytes, errors, wall_s, user_s, sys_s, vcsw, ivcsw, ops_s, bytes_s,
  * lat_every, and p50/p90/p99/p999/max/mean (ns) and count of that rep's own
- * histogram (empty without one). Numbers are exact (%.17g). 0 or -errno.
+ * histogram (empty without one). Numbers are exact, in their shortest form (csv.h). 0 or -errno.
  */
 int bt_sessions_export_csv(FILE *f, const struct bt_results *res);
 

@@ -356,13 +356,33 @@ out:
 	free(labels);
 }
 
+/*
+ * The cell's ratio metrics (medians) in one line, "resident_pct 0.0%
+ * resident_end_pct 100.0%": a cold file run's page-cache residency when the
+ * rep began and when it ended, a cache's hit ratio. "" when it has none.
+ */
+static void cell_ratios(const struct bt_results *res, const struct bt_cell *c, char *buf, size_t n)
+{
+	size_t o = 0;
+	char v[32];
+
+	buf[0] = '\0';
+	for (int m = 0; m < res->nmetrics && m < BT_RES_METRICS && o < n; m++) {
+		if (res->metrics[m].kind != BT_MI_RATIO || c->metric[m].n == 0)
+			continue;
+		o += (size_t)snprintf(buf + o, n - o, "%s%s %s", o ? "  " : "", res->metrics[m].name,
+				      bt_results_metric_fmt(&res->metrics[m], c->metric[m].median, v,
+							    sizeof(v)));
+	}
+}
+
 static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_results *res = a->res;
 	const struct bt_cell *c;
 	struct bt_rect in, hr;
-	char title[320], b[6][32];
-	int pl;
+	char title[320], b[6][32], ratios[256];
+	int pl, y;
 
 	bt_app_clear(w, r);
 	if (res->ncells == 0)
@@ -393,8 +413,12 @@ static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 			    bt_fmt_ns(c->wall_s.median * 1e9, b[1], 32), c->noise ? "  ! " : "",
 			    c->noise ? bt_cell_noise_text(c, why, sizeof(why)) : "");
 	}
+	cell_ratios(res, c, ratios, sizeof(ratios));
+	y = in.y + 1;
+	if (ratios[0])
+		bt_app_put(w, y++, in.x, in.w, ROLE_NORMAL, ratios);
 	if (c->hist == NULL || c->hist->total == 0) {
-		bt_app_put(w, in.y + 1, in.x, in.w, ROLE_DIM, "no latencies recorded (lat=off)");
+		bt_app_put(w, y, in.x, in.w, ROLE_DIM, "no latencies recorded (lat=off)");
 		return;
 	}
 	bt_fmt_ns((double)bt_hist_percentile(c->hist, 50), b[0], 32);
@@ -403,15 +427,15 @@ static void draw_cell(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	bt_fmt_ns((double)bt_hist_percentile(c->hist, 99.9), b[3], 32);
 	bt_fmt_ns((double)c->hist->max, b[4], 32);
 	if (in.w >= 56) {
-		bt_app_putf(w, in.y + 1, in.x, in.w, ROLE_NORMAL, "p50 %s  p90 %s  p99 %s  p99.9 %s  max %s",
+		bt_app_putf(w, y, in.x, in.w, ROLE_NORMAL, "p50 %s  p90 %s  p99 %s  p99.9 %s  max %s",
 			    b[0], b[1], b[2], b[3], b[4]);
 		pl = 1;
 	} else {
-		bt_app_putf(w, in.y + 1, in.x, in.w, ROLE_NORMAL, "p50 %s  p90 %s  p99 %s", b[0], b[1], b[2]);
-		bt_app_putf(w, in.y + 2, in.x, in.w, ROLE_NORMAL, "p99.9 %s  max %s", b[3], b[4]);
+		bt_app_putf(w, y, in.x, in.w, ROLE_NORMAL, "p50 %s  p90 %s  p99 %s", b[0], b[1], b[2]);
+		bt_app_putf(w, y + 1, in.x, in.w, ROLE_NORMAL, "p99.9 %s  max %s", b[3], b[4]);
 		pl = 2;
 	}
-	hr = (struct bt_rect){ in.y + 1 + pl, in.x, in.h - 1 - pl, in.w };
+	hr = (struct bt_rect){ y + pl, in.x, in.h - (y - in.y) - pl, in.w };
 	bt_histo_draw(w, hr, c->hist, a->utf8);
 }
 

@@ -24,7 +24,7 @@
  * The input is generated once per run into the scratch directory
  * (files_data.h); each rep writes a fresh output there and removes it.
  * cache=cold drops the input's pages before each rep; metric resident says
- * how much stayed. io=direct opens both files O_DIRECT (rw, rw-seq,
+ * how much stayed, resident_end how much of the input the rep left cached. io=direct opens both files O_DIRECT (rw, rw-seq,
  * prealloc; buffer= a multiple of 4 KiB). sync=fdatasync ends the rep with
  * fdatasync of the output, so writeback is inside the timed work.
  * Ops are bytes of input, so the tables show MB/s. Verify compares the
@@ -51,7 +51,7 @@ enum { P_METHOD, P_BUFFER, P_SIZE, P_THREADS, P_SYNC, P_CACHE, P_IO, P_SEED, P_D
 enum { M_STDIO, M_RW, M_RWSEQ, M_PREALLOC, M_MMAP, M_SENDFILE, M_CFR, M_THREADS, M_URING };
 enum { S_NONE, S_FDATASYNC };
 enum { IO_BUFFERED, IO_DIRECT };
-enum { FM_RESIDENT, FM_FILE, FM_RESIDENT_PCT, FM_COUNT };
+enum { FM_RESIDENT, FM_FILE, FM_RESIDENT_PCT, FM_END, FM_END_PCT, FM_COUNT };
 
 #define DIRECT_ALIGN 4096
 #define URING_DEPTH 8
@@ -110,6 +110,11 @@ static const struct bt_metric metrics[FM_COUNT] = {
 	[FM_RESIDENT_PCT] = { .name = "resident_pct", .unit = "%", .kind = BT_MK_RATIO,
 			      .num = "resident", .den = "file",
 			      .help = "share of the input in the page cache at the rep's start" },
+	[FM_END] = { .name = "resident_end", .unit = "bytes", .kind = BT_MK_GAUGE,
+		     .help = "bytes of the input in the page cache when the rep ended" },
+	[FM_END_PCT] = { .name = "resident_end_pct", .unit = "%", .kind = BT_MK_RATIO,
+			 .num = "resident_end", .den = "file",
+			 .help = "share of the input in the page cache when the rep ended" },
 };
 
 struct xfer {
@@ -608,6 +613,7 @@ static int xfer_verify(struct bt_job *job, struct bt_err *err)
 	struct xfer *x = job->state;
 	unsigned char *in = MAP_FAILED, *out = MAP_FAILED;
 	struct stat st;
+	uint64_t end = 0;
 	int fd = -1, rc = 0;
 
 	/* Read back through the page cache, whatever io= wrote with. */
@@ -619,6 +625,11 @@ static int xfer_verify(struct bt_job *job, struct bt_err *err)
 	rc = bt_files_open_in(x->files, x->data, 0, &fd, err);
 	if (rc < 0)
 		return rc;
+	/* What the rep left of the input in the page cache, before verify reads it in. */
+	rc = bt_pagecache_resident(fd, &end, err);
+	if (rc < 0)
+		goto out;
+	bt_job_metric(job, FM_END, end);
 	in = mmap(NULL, x->size, PROT_READ, MAP_SHARED, fd, 0);
 	out = mmap(NULL, x->osize, PROT_READ, MAP_SHARED, x->out, 0);
 	if (in == MAP_FAILED || out == MAP_FAILED) {
@@ -645,9 +656,10 @@ static int xfer_verify(struct bt_job *job, struct bt_err *err)
 			goto out;
 		}
 	}
-	bt_err_set(err, 0, "ok: %" PRIu64 " bytes %s byte-exact; cache %s, %.0f%% of the input resident at start",
+	bt_err_set(err, 0, "ok: %" PRIu64 " bytes %s byte-exact; cache %s, %.0f%% of the input resident at start, %.0f%% at the end",
 		   x->osize, x->expand ? "of UTF-16LE" : "copied",
-		   bt_files_cache_choices[x->cold], x->size ? 100.0 * (double)x->resident / (double)x->size : 0);
+		   bt_files_cache_choices[x->cold], x->size ? 100.0 * (double)x->resident / (double)x->size : 0,
+		   x->size ? 100.0 * (double)end / (double)x->size : 0);
 out:
 	if (in != MAP_FAILED)
 		munmap(in, x->size);

@@ -184,9 +184,50 @@ static void fill_bytes(struct gen *g, unsigned char *buf, size_t n)
 }
 
 /*
- * The file d->name of d->size bytes from g, in the scratch directory; any
- * old file of that name (a kept run's) is replaced. On a write error the
- * partial file is removed and err names the cause and the free space.
+ * 1 when the scratch directory already holds d->name (a kept run's) with
+ * exactly the bytes g generates: the run reuses it rather than unlinking
+ * and writing it again (a rewrite leaves writeback, and on a file system
+ * mounted with discard a burst of discards, that slow the next reads: the
+ * first rep after it measured the disk settling). g runs over the whole
+ * file either way, so the digests it keeps are the file's; on any
+ * difference *g and the digests are reset for a fresh generation. Only a
+ * regular file is read (no symlink followed, no FIFO waited on).
+ */
+static int reuse(struct bt_files *f, struct bt_fdata *d, struct gen *g, unsigned char *buf)
+{
+	const struct gen g0 = *g;
+	unsigned char *have = NULL;
+	uint64_t off = 0;
+	struct stat st;
+	int fd, same = 0;
+
+	fd = openat(f->sc.dirfd, d->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != d->size ||
+	    (have = malloc(GEN_CHUNK)) == NULL)
+		goto out;
+	for (same = 1; same && off < d->size; off += GEN_CHUNK) {
+		size_t n = d->size - off < GEN_CHUNK ? (size_t)(d->size - off) : GEN_CHUNK;
+
+		g->fill(g, buf, n);
+		same = bt_files_pread_full(fd, have, n, off) == (ssize_t)n && memcmp(buf, have, n) == 0;
+	}
+out:
+	if (!same) {
+		*g = g0;
+		d->sum = d->xor = 0;
+	}
+	free(have);
+	close(fd);
+	return same;
+}
+
+/*
+ * The file d->name of d->size bytes from g, in the scratch directory; an
+ * old file of that name (a kept run's) is kept when its bytes are the same
+ * (reuse), else replaced. On a write error the partial file is removed and
+ * err names the cause and the free space.
  */
 static int generate(struct bt_files *f, struct bt_fdata *d, struct gen *g, struct bt_err *err)
 {
@@ -196,6 +237,8 @@ static int generate(struct bt_files *f, struct bt_fdata *d, struct gen *g, struc
 
 	if (buf == NULL)
 		return bt_err_set(err, -ENOMEM, "out of memory");
+	if (reuse(f, d, g, buf))
+		goto out;
 	unlinkat(f->sc.dirfd, d->name, 0);
 	fd = openat(f->sc.dirfd, d->name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    0600);

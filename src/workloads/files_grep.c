@@ -6,8 +6,8 @@
  *   how=sequential  one worker reads and searches every file in turn
  *   how=threads     one thread per file
  *   how=processes   one forked process per file: the processes engine,
- *                   so it runs with as=processes (and how=threads with the
- *                   default as=threads)
+ *                   chosen by the value itself (engine_for; as= may
+ *                   repeat it, never contradict it)
  *
  * Each worker reads its file whole with read(2) and counts the lines that
  * hold pattern= with memmem (grep -F -c semantics). The count is metric
@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engines/engine.h"
 #include "engines/workload.h"
 #include "workloads/files_data.h"
 
@@ -44,8 +45,8 @@ static int pattern_check(const char *text, struct bt_err *err)
 
 static const struct bt_param params[] = {
 	[P_HOW] = { .name = "how", .kind = BT_P_ENUM, .def = "sequential", .choices = how_choices,
-		    .help = "sequential (one worker), threads (one per file), processes (one per "
-			    "file; needs as=processes)" },
+		    .help = "sequential (one worker), threads (one thread per file), processes (one "
+			    "forked process per file)" },
 	[P_PATTERN] = { .name = "pattern", .kind = BT_P_STRING, .def = "needle",
 			.help = "fixed string; lines holding it are counted", .check = pattern_check },
 	[P_FILES] = { .name = "files", .kind = BT_P_INT, .def = "20", .min = 1, .max = MAX_FILES,
@@ -216,14 +217,6 @@ static int grep_setup(struct bt_job *job, struct bt_err *err)
 	if (s == NULL)
 		return bt_err_set(err, -ENOMEM, "out of memory");
 	job->state = s;
-	if (how == H_PROCESSES && !job->pshared) {
-		rc = bt_err_set(err, -EINVAL, "how=processes: runs one forked process per file; add as=processes");
-		goto fail;
-	}
-	if (how == H_THREADS && job->pshared) {
-		rc = bt_err_set(err, -EINVAL, "how=threads with as=processes: say how=processes");
-		goto fail;
-	}
 	s->files = job->run_state;
 	s->cell = job->cell_state;
 	snprintf(s->pattern, sizeof(s->pattern), "%s", bt_job_param(job, P_PATTERN)->text);
@@ -256,6 +249,15 @@ static int grep_setup(struct bt_job *job, struct bt_err *err)
 fail:
 	grep_teardown(job);
 	return rc;
+}
+
+/* how=threads and how=processes name their engine; sequential runs on either. */
+static int grep_engine_for(const struct bt_value *const *p, const char **why)
+{
+	*why = p[P_HOW]->i == H_PROCESSES ? "how=processes" : "how=threads";
+	return p[P_HOW]->i == H_PROCESSES ? BT_ENGINE_PROCESSES :
+	       p[P_HOW]->i == H_THREADS	  ? BT_ENGINE_THREADS :
+					    -1;
 }
 
 /* Lines of buf[0..n) holding pat: find it, count its line, go on after that line. */
@@ -355,6 +357,7 @@ const struct bt_workload bt_wl_grep = {
 	.baseline = "how=sequential",
 	.check = grep_check,
 	.engines = BT_ENGINES_THREADS | BT_ENGINES_PROCESSES,
+	.engine_for = grep_engine_for,
 	.run_setup = grep_run_setup,
 	.run_teardown = grep_run_teardown,
 	.cell_setup = grep_cell_setup,

@@ -15,7 +15,8 @@
  * (fsync + posix_fadvise DONTNEED, core/pagecache.c), cache=warm reads it in
  * first; the metrics resident and resident_pct say how much of it was in the
  * page cache (mincore) when the rep started: after a cold drop, what the file
- * system would not let go.
+ * system would not let go; resident_end and resident_end_pct how much the
+ * rep left there (a cold run reads it all back in: 0 before, 100 after).
  *
  * One op is one byte digested (unit "bytes"), so the table reads in bytes/s
  * as openssl speed does; with algo= and block= swept and threads= not, its
@@ -61,7 +62,7 @@ static const char *const api_choices[] = { "oneshot", "ctx", NULL };
 static const char *const mode_choices[] = { "blocks", "stream", NULL };
 static const char *const cache_choices[] = { "warm", "cold", NULL };
 
-enum { M_RESIDENT, M_FILE, M_RESIDENT_PCT, M_COUNT };
+enum { M_RESIDENT, M_FILE, M_RESIDENT_PCT, M_END, M_END_PCT, M_COUNT };
 
 /* Set once per rep by setup (mode=stream; 0 with mode=blocks). */
 static const struct bt_metric metrics[] = {
@@ -73,6 +74,11 @@ static const struct bt_metric metrics[] = {
 	[M_RESIDENT_PCT] = { .name = "resident_pct", .unit = "%", .kind = BT_MK_RATIO,
 			     .num = "resident", .den = "file",
 			     .help = "share of the file in the page cache at the rep's start" },
+	[M_END] = { .name = "resident_end", .unit = "bytes", .kind = BT_MK_GAUGE,
+		    .help = "bytes of the file in the page cache when the rep ended" },
+	[M_END_PCT] = { .name = "resident_end_pct", .unit = "%", .kind = BT_MK_RATIO,
+			.num = "resident_end", .den = "file",
+			.help = "share of the file in the page cache when the rep ended" },
 };
 
 static const struct bt_param params[] = {
@@ -698,6 +704,7 @@ static int hash_verify(struct bt_job *job, struct bt_err *err)
 {
 	struct hash_state *s = job->state;
 	char cpu[64], got[2 * EVP_MAX_MD_SIZE + 1], want[2 * EVP_MAX_MD_SIZE + 1];
+	uint64_t end = 0;
 	int complete = 0;
 
 	cpu_note(cpu, sizeof(cpu));
@@ -745,6 +752,9 @@ static int hash_verify(struct bt_job *job, struct bt_err *err)
 	}
 	if (complete == 0)
 		snprintf(got, sizeof(got), "not verified: no pass finished");
+	if (bt_pagecache_resident(s->fd, &end, err) < 0)
+		return -EIO;
+	bt_job_metric(job, M_END, end);
 	/* How much was resident is a metric (resident, resident_pct), not part of the check. */
 	bt_err_set(err, 0, "ok: %s, %s, provider %s; %s; %s%s",
 		   algo_choices[s->algo], OpenSSL_version(OPENSSL_VERSION), s->provider, cpu,

@@ -158,6 +158,12 @@ static const struct bt_metric metrics[] = {
 			   .help = "CPU time (user+sys) of the spawned mariadbd during the rep" },
 	[M_TABLE] = { .name = "table_rows", .unit = "rows", .kind = BT_MK_GAUGE, .agg = BT_MA_MAX,
 		      .help = "COUNT(*) (counter: SUM(cnt)) found by verify" },
+	[M_COMMITTED] = { .name = "committed", .unit = "rows", .kind = BT_MK_GAUGE,
+			  .agg = BT_MA_MAX, .help = "rows (counter: increments) the clients committed" },
+	[M_STORED] = { .name = "stored_pct", .unit = "%", .kind = BT_MK_RATIO, .num = "table_rows",
+		       .den = "committed",
+		       .help = "share of what was committed that the table holds: 100 but for "
+			       "BLACKHOLE, which stores nothing (0: its rows/s are rows sent)" },
 	[M_LOST] = { .name = "rolled_back", .unit = "rows", .kind = BT_MK_COUNTER,
 		     .help = "rows (increments) of transactions the server rolled back" },
 	[M_DEADLOCK] = { .name = "deadlock", .unit = "errors", .kind = BT_MK_COUNTER, .error = 1,
@@ -247,6 +253,9 @@ static int sql_check(const struct bt_value *const *p, struct bt_err *err)
 	} else {
 		if ((why = sql_mariadb_missing()) != NULL)
 			return bt_err_set(err, -ENOTSUP, "backend=mariadb: %s", why);
+		if (engine == E_BLACKHOLE && strcmp(p[P_SERVER]->text, "spawn") == 0 &&
+		    (why = sql_mariadb_no_blackhole()) != NULL)
+			return bt_err_set(err, -ENOTSUP, "engine=blackhole: %s", why);
 		if (p[P_JOURNAL]->i != J_DELETE || p[P_SYNC]->i != S_FULL)
 			return bt_err_set(err, -EINVAL,
 					  "journal= and sync= are SQLite's; on MariaDB, flush= sets "
@@ -375,6 +384,7 @@ static int sql_verify(struct bt_job *job, struct bt_err *err)
 	if (rc < 0)
 		return rc;
 	bt_job_metric(job, M_TABLE, found < 0 ? 0 : (uint64_t)found);
+	bt_job_metric(job, M_COMMITTED, want);
 	if (s->engine == E_BLACKHOLE) {
 		if (found != 0)
 			return bt_err_set(err, -EIO, "BLACKHOLE: %s = %" PRId64 ", want 0", what,

@@ -29,8 +29,8 @@ enum { J_DELETE, J_WAL, J_MEMORY, J_OFF };
 enum { S_FULL, S_NORMAL, S_OFF };
 
 enum {
-	M_COMMITS, M_COMMIT_TIME, M_SERVER_CPU, M_TABLE, M_LOST, M_DEADLOCK, M_DELAYED,
-	M_BUFFER_POOL, M_FLUSH, M_VERSION, M_COUNT
+	M_COMMITS, M_COMMIT_TIME, M_SERVER_CPU, M_TABLE, M_COMMITTED, M_STORED, M_LOST, M_DEADLOCK,
+	M_DELAYED, M_BUFFER_POOL, M_FLUSH, M_VERSION, M_COUNT
 };
 
 extern const char *const sql_engine_names[];	/* "default", "memory", ... (param choices) */
@@ -106,6 +106,11 @@ int sql_mariadb_setup(struct bt_job *job, struct sql_job *sj, struct bt_err *err
 int sql_mariadb_verify(struct bt_job *job, struct sql_job *sj, int64_t *found, struct bt_err *err);
 void sql_mariadb_teardown(struct bt_job *job, struct sql_job *sj);
 const char *sql_mariadb_missing(void);
+/*
+ * NULL when a spawned mariadbd can have the BLACKHOLE engine (its plugin
+ * file is installed), else the one line that says which package has it.
+ */
+const char *sql_mariadb_no_blackhole(void);
 /* 1 when a mariadbd binary is installed and the client library is built in. */
 int sql_mariadb_usable(void);
 

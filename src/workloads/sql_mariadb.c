@@ -93,6 +93,14 @@ const char *sql_mariadb_missing(void)
 	return NULL;
 }
 
+const char *sql_mariadb_no_blackhole(void)
+{
+	if (access(BLACKHOLE_SO, R_OK) == 0)
+		return NULL;
+	return "a spawned mariadbd loads BLACKHOLE from " BLACKHOLE_SO ", which Debian ships in "
+	       "mariadb-server, not in mariadb-server-core (or give server= a server that has it)";
+}
+
 int sql_mariadb_usable(void)
 {
 	char path[4096];
@@ -611,6 +619,11 @@ const struct sql_backend sql_mariadb_backend = {
 const char *sql_mariadb_missing(void)
 {
 	return "built without the MariaDB client (apt install libmariadb-dev; then rebuild)";
+}
+
+const char *sql_mariadb_no_blackhole(void)
+{
+	return NULL;	/* backend=mariadb is refused first (sql_mariadb_missing) */
 }
 
 int sql_mariadb_usable(void)
