@@ -82,6 +82,30 @@ done
 grep -q 'background increments (the clients never saw a count' "$T/out" && ok "background: verify says what it cannot know" ||
 	bad "background note" "$(grep -A2 '^checks' "$T/out")"
 
+# Event loops (loops=): 8 clients on 1 and 3 loops, as threads and processes, depth 1 and 16.
+for v in "loops=1 as=threads" "loops=3 as=processes" "loops=3 depth=16 as=threads"; do
+	"$BT" run kv backend=redis server=$RD clients=8 iterations=20 $v reps=1 warmup=0 --no-record >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 0 ] && grep -Eq '^kv: [0-9]+ keys read back.* sum 160 = 160 increments$' "$T/out" && ok "redis $v: exact" ||
+		bad "redis $v" "rc=$rc $(cat "$T/err") $(grep -A2 '^checks' "$T/out")"
+done
+
+# op=incr, get and set: the increments summed, every get a hit of value_size bytes, every set key read back.
+for b in "memcached server=$MC" "redis server=$RD" "redis server=$RD loops=2 depth=4"; do
+	"$BT" run kv backend=$b clients=4 iterations=25 op=incr,get,set value_size=3000 keys=40 reps=1 warmup=0 \
+		--no-record >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 0 ] && grep -Eq '^op=incr: [0-9]+ keys read back, sum 100 = 100 increments$' "$T/out" &&
+		grep -q '^op=get: 100 reads answered, every one found its 3000-byte value (keyspace 40)$' "$T/out" &&
+		grep -Eq '^op=set: 100 sets to [0-9]+ keys: [0-9]+ read back, each 3000 bytes$' "$T/out" &&
+		[ "$(sed -n 's/^op=set: 100 sets to \([0-9]*\) keys: \([0-9]*\) read back.*/\1 \2/p' "$T/out" | awk '$1 == $2 && $1 <= 40')" != "" ] &&
+		ok "op=incr,get,set backend=$b: exact" || bad "op= backend=$b" "rc=$rc $(cat "$T/err") $(grep -A4 '^checks' "$T/out")"
+done
+
+# What the event loops and values are for: one line each, nothing started.
+for v in "backend=memcached loops=2" "backend=inproc op=get" "backend=redis clients=2 loops=3" "backend=memcached protocol=binary noreply=on op=set"; do
+	"$BT" run kv $v reps=1 warmup=0 --no-record >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok "kv $v: refused in one line" || bad "kv $v" "rc=$rc $(cat "$T/err")"
+done
+
 # No spawned server outlived its run.
 after=$(servers)
 [ "$before" = "$after" ] && ok "no spawned server left (checked in /proc)" || bad "servers left" "before: $before after: $after"
@@ -95,6 +119,9 @@ redis-cli -p "$port" -a s3cret --no-auth-warning set foreign 1 >/dev/null
 "$BT" run kv backend=redis server=127.0.0.1:$port password=s3cret clients=8 iterations=10 reps=2 warmup=0 \
 	--no-record >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && grep -Eq 'sum 80 = 80 increments' "$T/out" && ok "redis AUTH: exact" || bad "redis AUTH" "rc=$rc $(cat "$T/err")"
+"$BT" run kv backend=redis server=127.0.0.1:$port password=s3cret clients=8 iterations=10 loops=2 reps=1 warmup=0 \
+	--no-record >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && grep -Eq 'sum 80 = 80 increments' "$T/out" && ok "redis AUTH, loops=2: exact" || bad "redis AUTH loops=2" "rc=$rc $(cat "$T/err")"
 keys=$(redis-cli -p "$port" -a s3cret --no-auth-warning --scan --pattern '*' | sort | tr '\n' ' ')
 [ "$keys" = "foreign " ] && ok "cleanup: the run's keys deleted, the server's own kept" || bad "cleanup" "keys left: $keys"
 "$BT" run kv backend=redis server=127.0.0.1:$port password=wrong reps=1 warmup=0 --no-record >"$T/out" 2>"$T/err"; rc=$?
@@ -119,8 +146,10 @@ done
 kill "$MPID"; wait "$MPID" 2>/dev/null
 
 # The spawned redis-server killed mid-run: said so, nothing left behind; on_error=stop ends the rep.
-for mode in continue stop; do
-	"$BT" run kv backend=redis clients=8 duration=5s on_error=$mode reps=1 warmup=0 --no-record \
+for v in "continue duration=5s" "stop duration=5s" "continue loops=2 duration=3s"; do
+	mode=${v%% *} extra=${v#"$mode"}
+	# shellcheck disable=SC2086
+	"$BT" run kv backend=redis clients=8 on_error=$mode $extra reps=1 warmup=0 --no-record \
 		>"$T/out" 2>"$T/err" &
 	bpid=$!
 	victim=
@@ -137,8 +166,8 @@ for mode in continue stop; do
 	else
 		want='(on_error=stop)'
 	fi
-	[ -n "$victim" ] && [ $rc -ne 0 ] && grep -qF "$want" "$T/err" && ok "redis killed mid-run, on_error=$mode: said so" ||
-		bad "redis killed, on_error=$mode" "victim=$victim rc=$rc $(cat "$T/err")"
+	[ -n "$victim" ] && [ $rc -ne 0 ] && grep -qF "$want" "$T/err" && ok "redis killed mid-run, on_error=$v: said so" ||
+		bad "redis killed, on_error=$v" "victim=$victim rc=$rc $(cat "$T/err")"
 done
 after=$(servers)
 [ "$before" = "$after" ] && ok "after the kills: no server left" || bad "servers left after kills" "before: $before after: $after"

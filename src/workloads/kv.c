@@ -13,7 +13,13 @@
  * counting in shared memory; submit=background sends the increments
  * fire-and-forget (rows so marked by the background metric).
  *
- * One op is one request (an increment or a read). Latency: from the send,
+ * op=incr, get and set run one kind of request instead of the pair, the
+ * way memcslap and redis-benchmark test (get and set on a keyspace of
+ * keys= keys, values of value_size= bytes; get stores them all first).
+ * loops=N (redis) drives the clients' connections from N event loops
+ * (kv_loop.c) instead of a blocking thread or process per client.
+ *
+ * One op is one request (an increment, a read or a set). Latency: from the send,
  * or with rate= (open loop, a fixed schedule per client) from the intended
  * send time, so that a stalled server is not hidden (coordinated omission);
  * the service times are kept as the incr_time and read_time metrics.
@@ -43,13 +49,15 @@
 #include "workloads/kv.h"
 
 enum { P_BACKEND, P_CLIENTS, P_ITER, P_SERVER, P_PROTOCOL, P_NOREPLY, P_DEPTH, P_PASSWORD,
-       P_PERSIST, P_SUBMIT, P_RATE, P_TIMEOUT, P_ON_ERROR, P_COUNT };
+       P_PERSIST, P_SUBMIT, P_RATE, P_TIMEOUT, P_ON_ERROR, P_OP, P_VALUE_SIZE, P_KEYS, P_LOOPS,
+       P_COUNT };
 
 static const char *const backend_choices[] = { "inproc", "memcached", "redis", "gearman", NULL };
 static const char *const protocol_choices[] = { "text", "binary", NULL };
 static const char *const persist_choices[] = { "none", "aof-everysec", "aof-always", NULL };
 static const char *const submit_choices[] = { "do", "background", NULL };
 static const char *const on_error_choices[] = { "continue", "stop", NULL };
+static const char *const op_choices[] = { "counter", "incr", "get", "set", NULL };
 
 static int check_server(const char *text, struct bt_err *err);
 
@@ -63,7 +71,7 @@ static const struct bt_param params[] = {
 			.flags = BT_PF_WORKERS },
 	[P_ITER] = { .name = "iterations", .kind = BT_P_INT, .def = "500", .min = 1,
 		     .max = 100000000,
-		     .help = "increment+read pairs per client (fixed work; duration= runs instead)" },
+		     .help = "per client: increment+read pairs (op=counter) or requests (fixed work; duration= runs instead)" },
 	[P_SERVER] = { .name = "server", .kind = BT_P_STRING, .def = "spawn",
 		       .help = "spawn (a private server on 127.0.0.1), HOST:PORT or /unix/socket",
 		       .check = check_server },
@@ -88,11 +96,21 @@ static const struct bt_param params[] = {
 	[P_ON_ERROR] = { .name = "on_error", .kind = BT_P_ENUM, .def = "continue",
 			 .choices = on_error_choices,
 			 .help = "a failed request: count it and go on (reconnecting), or end the rep" },
+	[P_OP] = { .name = "op", .kind = BT_P_ENUM, .def = "counter", .choices = op_choices,
+		   .help = "counter: increment one key, read another (the classic); incr, get or set only (get/set: memcslap/memtier style, memcached and redis)" },
+	[P_VALUE_SIZE] = { .name = "value_size", .kind = BT_P_SIZE, .def = "32", .min = 1,
+			   .max = 512 << 10, .help = "op=get|set: bytes per value" },
+	[P_KEYS] = { .name = "keys", .kind = BT_P_INT, .def = "10000", .min = 1,
+		     .max = 10000000,
+		     .help = "op=get|set: the keyspace; op=get stores every key before the rep" },
+	[P_LOOPS] = { .name = "loops", .kind = BT_P_INT, .def = "0", .min = 0, .max = 1024,
+		      .help = "0: a thread or process per client, blocking I/O (the classic); N: N event loops (as=), each driving its share of the clients' connections on one epoll (redis-benchmark, memtier; redis only)" },
 };
 
 enum { M_INCR, M_READS, M_HITS, M_CREATED, M_TIMEOUT, M_REFUSED, M_RESET, M_PROTOCOL,
        M_CONNECTS, M_CONNECT_TIME, M_INCR_TIME, M_READ_TIME, M_SRV_CPU, M_BACKGROUND,
-       M_HIT_PCT, M_COUNT };
+       M_HIT_PCT, M_SETS, M_COUNT };
+_Static_assert(M_COUNT <= BT_METRICS_MAX, "metrics");
 
 static const struct bt_metric metrics[M_COUNT] = {
 	[M_INCR] = { .name = "incr", .unit = "ops", .kind = BT_MK_COUNTER,
@@ -126,12 +144,13 @@ static const struct bt_metric metrics[M_COUNT] = {
 			   .help = "increments submitted fire-and-forget: their cost is not in the clients' time" },
 	[M_HIT_PCT] = { .name = "hit_pct", .unit = "%", .kind = BT_MK_RATIO, .num = "hits",
 			.den = "reads", .help = "reads that found their key" },
+	[M_SETS] = { .name = "sets", .unit = "ops", .kind = BT_MK_COUNTER,
+		     .help = "values stored (op=set)" },
 };
 
 /* Keys: blog ids 0..99999, article ids 0..99, as in the classic experiment. */
 #define BLOGS 100000u
 #define ARTICLES 100u
-#define KEY_MAX 96
 
 /* server= syntax: spawn, HOST:PORT or an absolute socket path. */
 static int parse_server(const char *text, struct kv_addr *a, struct bt_err *err)
@@ -220,6 +239,18 @@ static int kv_check(const struct bt_value *const *p, struct bt_err *err)
 	if (p[P_DEPTH]->i > 1 && b != B_REDIS)
 		return bt_err_set(err, -EINVAL, "depth=%s: pipelining is for backend=redis",
 				  p[P_DEPTH]->text);
+	if (p[P_LOOPS]->i > 0 && b != B_REDIS)
+		return bt_err_set(err, -EINVAL,
+				  "loops=%s: event loops are for backend=redis (the other client libraries block)",
+				  p[P_LOOPS]->text);
+	if (p[P_LOOPS]->i > p[P_CLIENTS]->i)
+		return bt_err_set(err, -EINVAL, "loops=%s: more event loops than clients=%s",
+				  p[P_LOOPS]->text, p[P_CLIENTS]->text);
+	if ((p[P_OP]->i == OP_GET || p[P_OP]->i == OP_SET) && b != B_MEMCACHED && b != B_REDIS)
+		return bt_err_set(err, -EINVAL, "op=%s: values are for backend=memcached or redis",
+				  p[P_OP]->text);
+	if (p[P_NOREPLY]->i && (p[P_OP]->i == OP_GET || p[P_OP]->i == OP_SET))
+		return bt_err_set(err, -EINVAL, "noreply=on applies to increments (op=counter or incr)");
 	if (p[P_RATE]->i && p[P_DEPTH]->i > 1)
 		return bt_err_set(err, -EINVAL, "rate= schedules single requests: use depth=1");
 	if (p[P_PERSIST]->i && b == B_REDIS && !spawn)
@@ -312,7 +343,7 @@ void kv_table_clear(struct kv_table *t)
 }
 
 /* --------------------------------------------------------- the run level */
-struct server {
+struct kv_server {
 	int used;		/* some cell uses this backend */
 	int spawned;		/* benchtop started it (may flush it, need not clean up) */
 	struct bt_spawn sp;
@@ -328,7 +359,7 @@ struct kv_run {
 	unsigned rep_seq;	/* reps so far: each rep's keys are its own */
 	struct bt_scratch scratch;
 	int have_scratch;
-	struct server srv[B_COUNT];
+	struct kv_server srv[B_COUNT];
 	pid_t gw_pid;		/* benchtop's gearman worker; 0 none */
 	struct kv_table *gw_table;	/* mmap'd, shared with it */
 	size_t gw_size;
@@ -339,7 +370,7 @@ struct kv_run {
 static int spawn_one(struct kv_run *rs, enum kv_backend b, const char *password,
 		     struct bt_err *err)
 {
-	struct server *s = &rs->srv[b];
+	struct kv_server *s = &rs->srv[b];
 	char prog[512], port_s[16], log[4200], pidf[4200], aof_dir[4200];
 	int rc = 0;
 
@@ -448,6 +479,7 @@ static void conf_of(const struct kv_run *rs, const struct bt_value *const *p, st
 	snprintf(cf->password, sizeof(cf->password), "%s", p[P_PASSWORD]->text);
 	cf->background = p[P_SUBMIT]->i == 1;
 	cf->timeout_ms = (int)(p[P_TIMEOUT]->i / 1000000);
+	cf->value_size = (size_t)p[P_VALUE_SIZE]->i;
 	snprintf(cf->fn_incr, sizeof(cf->fn_incr), "bt_incr_%s", rs->runid);
 	snprintf(cf->fn_get, sizeof(cf->fn_get), "bt_get_%s", rs->runid);
 }
@@ -556,35 +588,6 @@ static int kv_cell_setup(struct bt_job *cell, struct bt_err *err)
 }
 
 /* --------------------------------------------------------- the rep level */
-/* What each client reports for verify (shared memory). */
-struct kv_wres {
-	uint64_t incr_ok;	/* increments acknowledged, or sent (noreply/background) */
-	uint64_t incr_maybe;	/* failed after being sent: may have been applied */
-	uint64_t iters;		/* increment keys used: 0..iters-1 */
-	int synced;		/* noreply: the closing round trip succeeded */
-	_Alignas(64) char pad[1];
-};
-
-struct kv_state {
-	struct kv_conf cf;
-	enum kv_backend backend;
-	unsigned rep;		/* rep_seq: in the key prefix */
-	char prefix[64];
-	size_t prefix_len;
-	uint64_t seed;
-	uint64_t iterations;	/* per client; 0 with duration= */
-	int depth;
-	uint64_t period_ns;	/* rate=: ns between a client's requests; 0 closed loop */
-	int stop_on_error;
-	struct kv_table *table;	/* inproc: the rep's table; gearman: the worker's */
-	struct kv_wres *wres;	/* [nworkers] */
-	int nworkers;
-	struct bt_spawn_cpu cpu0;
-	uint64_t gw_cpu0;
-	const struct server *srv;	/* the spawned server, or NULL */
-	pid_t gw_pid;
-};
-
 /* Key id of request (client, iteration, op): blog * ARTICLES + article. */
 static uint32_t key_id(const struct kv_state *s, int client, uint64_t iter, int op)
 {
@@ -593,10 +596,58 @@ static uint32_t key_id(const struct kv_state *s, int client, uint64_t iter, int 
 	return (uint32_t)((h % BLOGS) * ARTICLES + (h >> 40) % ARTICLES);
 }
 
+/* Append the decimal digits of v to p; the end. */
+static char *put_u32(char *p, uint32_t v)
+{
+	char t[12];
+	int k = 0;
+
+	do
+		t[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k > 0)
+		*p++ = t[--k];
+	return p;
+}
+
+/* prefix::blog::article, its length (KV_KEY_MAX bytes are room for it: no snprintf per request). */
 static size_t key_text(const struct kv_state *s, uint32_t id, char *buf)
 {
-	return (size_t)snprintf(buf, KEY_MAX, "%s::%u::%u", s->prefix, id / ARTICLES,
-				id % ARTICLES);
+	char *p = buf;
+
+	memcpy(p, s->prefix, s->prefix_len);
+	p += s->prefix_len;
+	*p++ = ':';
+	*p++ = ':';
+	p = put_u32(p, id / ARTICLES);
+	*p++ = ':';
+	*p++ = ':';
+	p = put_u32(p, id % ARTICLES);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+/*
+ * The key id of client c's iteration it, request kind op: op=counter and
+ * incr draw from every blog and article; op=get and set from the keyspace
+ * 0..keys-1.
+ */
+static uint32_t key_of(const struct kv_state *s, int client, uint64_t it, int op)
+{
+	uint32_t id = key_id(s, client, it, s->op == OP_COUNTER && op == R_GET);
+
+	return s->op == OP_GET || s->op == OP_SET ? (uint32_t)(id % s->keys) : id;
+}
+
+int kv_request(const struct kv_state *s, int client, uint64_t q, char *key, size_t *len,
+	       uint64_t *iter)
+{
+	static const int req_of[] = { [OP_INCR] = R_INCR, [OP_GET] = R_GET, [OP_SET] = R_SET };
+	int op = s->op == OP_COUNTER ? (q & 1 ? R_GET : R_INCR) : req_of[s->op];
+
+	*iter = s->op == OP_COUNTER ? q >> 1 : q;
+	*len = key_text(s, key_of(s, client, *iter, op), key);
+	return op;
 }
 
 /* The inproc table's id of key id in rep s->rep. */
@@ -668,6 +719,8 @@ static int gearman_drain(struct kv_run *rs, uint64_t maybe, struct bt_err *err)
 	return 0;
 }
 
+static int store_keyspace(struct kv_state *s, struct bt_err *err);
+
 static int kv_setup(struct bt_job *job, struct bt_err *err)
 {
 	const struct bt_value *const *p = job->params;
@@ -679,26 +732,43 @@ static int kv_setup(struct bt_job *job, struct bt_err *err)
 		return bt_err_set(err, -ENOMEM, "out of memory");
 	job->state = s;
 	s->backend = (enum kv_backend)p[P_BACKEND]->i;
+	s->op = (enum kv_op)p[P_OP]->i;
 	conf_of(rs, p, &s->cf);
 	s->rep = ++rs->rep_seq;
 	s->prefix_len = (size_t)snprintf(s->prefix, sizeof(s->prefix), "bt:%s:%u:%s", rs->runid,
 					 s->rep, rs->date);
+	if (s->prefix_len >= sizeof(s->prefix))
+		s->prefix_len = sizeof(s->prefix) - 1;
 	s->seed = mix64(bt_unix_ns() ^ s->rep);
-	s->nworkers = job->nworkers = (int)p[P_CLIENTS]->i;
+	s->nclients = (int)p[P_CLIENTS]->i;
+	s->loops = (int)p[P_LOOPS]->i;
+	job->nworkers = s->loops ? s->loops : s->nclients;
 	s->iterations = job->duration_ns || job->ops ? 0 : (uint64_t)p[P_ITER]->i;
+	s->keys = (uint64_t)p[P_KEYS]->i;
 	s->depth = (int)p[P_DEPTH]->i;
 	s->period_ns = p[P_RATE]->i ? 1000000000ull / (uint64_t)p[P_RATE]->i : 0;
 	s->stop_on_error = p[P_ON_ERROR]->i == 1;
 	if (s->iterations)
-		job->total_ops = s->iterations * 2 * (uint64_t)s->nworkers;
-	s->wres = bt_job_shared_alloc(job, sizeof(*s->wres) * (size_t)s->nworkers);
+		job->total_ops = s->iterations * kv_per_iter(s) * (uint64_t)s->nclients;
+	s->wres = bt_job_shared_alloc(job, sizeof(*s->wres) * (size_t)s->nclients);
 	if (s->wres == NULL) {
 		rc = bt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if (s->op == OP_GET || s->op == OP_SET) {
+		/* The value: printable bytes, the same for every request. */
+		s->value = malloc(s->cf.value_size);
+		if (s->value == NULL) {
+			rc = bt_err_set(err, -ENOMEM, "value_size=%zu: out of memory", s->cf.value_size);
+			goto out;
+		}
+		for (size_t i = 0; i < s->cf.value_size; i++)
+			s->value[i] = (char)('a' + i % 26);
+		s->cf.value = s->value;
+	}
 	if (s->backend == B_INPROC) {
 		/* Room for every increment key twice over (duration=: 4M slots). */
-		uint64_t want = s->iterations ? s->iterations * (uint64_t)s->nworkers : 1u << 21;
+		uint64_t want = s->iterations ? s->iterations * (uint64_t)s->nclients : 1u << 21;
 		uint64_t per = 16;
 
 		if (want > BLOGS * ARTICLES)
@@ -713,7 +783,7 @@ static int kv_setup(struct bt_job *job, struct bt_err *err)
 		kv_table_init(s->table, per);
 	}
 	if (s->backend == B_GEARMAN) {
-		uint64_t want = s->iterations * (uint64_t)s->nworkers;
+		uint64_t want = s->iterations * (uint64_t)s->nclients;
 
 		if (s->iterations == 0 || want > GW_PER_STRIPE * KV_STRIPES / 2) {
 			rc = bt_err_set(err, -EINVAL,
@@ -731,21 +801,15 @@ static int kv_setup(struct bt_job *job, struct bt_err *err)
 	}
 	if (s->backend != B_INPROC && rs->srv[s->backend].spawned)
 		s->srv = &rs->srv[s->backend];
+	if (s->op == OP_GET) {
+		rc = store_keyspace(s, err);
+		if (rc < 0)
+			goto out;
+	}
 	s->gw_cpu0 = server_cpu_ns(s);
 out:
 	return rc;
 }
-
-/* Per-client connection state: reconnect with backoff after a failure. */
-struct client {
-	struct bt_worker *w;
-	struct kv_state *s;
-	struct kv_conn *conn;
-	uint64_t down_until;	/* no connect attempt before this */
-	uint64_t backoff;	/* ns, doubles to 100 ms */
-	int down_kind;		/* the error a request gets while down */
-	char down_msg[200];
-};
 
 static const int kind_metric[E_COUNT] = { M_TIMEOUT, M_REFUSED, M_RESET, M_PROTOCOL };
 
@@ -765,26 +829,16 @@ static void sleep_until(struct bt_worker *w, uint64_t t)
 	}
 }
 
-/*
- * Make sure the client is connected. While the server is down, a request
- * waits at most 1 ms and fails (counted as the error that took it down),
- * and a new connection is tried only once the backoff has passed: a dead
- * server costs errors, not a hang.
- */
-static int client_connect(struct client *cl)
+int kv_client_open(struct kv_client *cl)
 {
-	uint64_t now = bt_now_ns(), t;
+	uint64_t t = bt_now_ns();
 	char msg[200];
 	int kind;
 
 	if (cl->conn != NULL)
 		return 0;
-	if (now < cl->down_until) {
-		sleep_until(cl->w, now + 1000000 < cl->down_until ? now + 1000000 : cl->down_until);
-		if (bt_now_ns() < cl->down_until)
-			return -1;
-	}
-	t = bt_now_ns();
+	if (t < cl->down_until)
+		return -1;
 	cl->conn = kv_net_connect(&cl->s->cf, &kind, msg, sizeof(msg));
 	if (cl->conn != NULL) {
 		bt_worker_count(cl->w, M_CONNECTS, 1);
@@ -801,7 +855,24 @@ static int client_connect(struct client *cl)
 	return -1;
 }
 
-static void client_drop(struct client *cl, int kind, const char *msg)
+/*
+ * Make sure the client is connected. While the server is down, a request
+ * waits at most 1 ms and fails (counted as the error that took it down),
+ * and a new connection is tried only once the backoff has passed: a dead
+ * server costs errors, not a hang.
+ */
+static int client_connect(struct kv_client *cl)
+{
+	uint64_t now = bt_now_ns();
+
+	if (cl->conn != NULL)
+		return 0;
+	if (now < cl->down_until)
+		sleep_until(cl->w, now + 1000000 < cl->down_until ? now + 1000000 : cl->down_until);
+	return kv_client_open(cl);
+}
+
+void kv_client_drop(struct kv_client *cl, int kind, const char *msg)
 {
 	kv_net_close(cl->conn);
 	cl->conn = NULL;
@@ -816,21 +887,22 @@ static void client_drop(struct client *cl, int kind, const char *msg)
  * its actual send, so without rate='s queueing) by operation, beside the
  * main histogram of every request from its intended send.
  */
-enum { CH_INCR = 1, CH_READ = 2 };
-static const char *const kv_lat_channels[] = { "incr", "read", NULL };
+enum { CH_INCR = 1, CH_READ = 2, CH_SET = 3 };
+static const char *const kv_lat_channels[] = { "incr", "read", "set", NULL };
 
-/* Count one request's outcome; -1 when on_error=stop ends the rep. */
-static int account(struct client *cl, int op, const struct kv_res *r, uint64_t service_ns,
-		   uint64_t lat_ns, struct kv_wres *wr)
+int kv_account(struct kv_client *cl, int op, const struct kv_res *r, uint64_t service_ns,
+	       uint64_t lat_ns, struct kv_wres *wr)
 {
 	struct bt_worker *w = cl->w;
 
 	if (r->rc < 0) {
-		if (op == 0 && r->sent)
+		if (op == R_INCR && r->sent)
 			wr->incr_maybe++;
+		if (op == R_SET)
+			wr->sets_failed++;
 		bt_worker_error(w, kind_metric[r->kind]);
 		if (cl->s->stop_on_error) {
-			bt_worker_fail(w, "client %d: %s (on_error=stop)", w->id,
+			bt_worker_fail(w, "client %d: %s (on_error=stop)", cl->id,
 				       r->msg[0] ? r->msg : cl->down_msg);
 			return -1;
 		}
@@ -838,7 +910,7 @@ static int account(struct client *cl, int op, const struct kv_res *r, uint64_t s
 	}
 	bt_lat_record(w, lat_ns);
 	bt_worker_ops(w, 1);
-	if (op == 0) {
+	if (op == R_INCR) {
 		wr->incr_ok++;
 		bt_worker_count(w, M_INCR, 1);
 		bt_worker_count(w, M_INCR_TIME, service_ns);
@@ -847,23 +919,32 @@ static int account(struct client *cl, int op, const struct kv_res *r, uint64_t s
 			bt_worker_count(w, M_CREATED, 1);
 		if (cl->s->cf.background && cl->s->backend == B_GEARMAN)
 			bt_worker_count(w, M_BACKGROUND, 1);
+	} else if (op == R_SET) {
+		wr->sets_ok++;
+		bt_worker_count(w, M_SETS, 1);
+		bt_lat_record_ch(w, CH_SET, service_ns);
 	} else {
+		wr->reads_ok++;
 		bt_worker_count(w, M_READS, 1);
 		bt_worker_count(w, M_READ_TIME, service_ns);
 		bt_lat_record_ch(w, CH_READ, service_ns);
-		if (r->value)
+		if (r->hit) {
+			wr->hits++;
+			wr->badlen += cl->s->op == OP_GET && r->vlen != cl->s->cf.value_size;
 			bt_worker_count(w, M_HITS, 1);
+		}
 	}
 	return 0;
 }
 
 static int worker_inproc(struct bt_worker *w, struct kv_state *s, struct kv_wres *wr)
 {
-	uint64_t t0 = bt_now_ns();
+	uint64_t t0 = bt_now_ns(), per = kv_per_iter(s);
+	struct kv_client cl = { .w = w, .s = s, .id = w->id };
 
-	for (uint64_t r = 0; s->iterations ? r < s->iterations * 2 : !bt_worker_stopping(w); r++) {
-		uint64_t iter = r >> 1, intended = 0, t1, t2;
-		int op = (int)(r & 1);
+	for (uint64_t r = 0; s->iterations ? r < s->iterations * per : !bt_worker_stopping(w); r++) {
+		uint64_t iter = s->op == OP_COUNTER ? r >> 1 : r, intended = 0, t1, t2;
+		int op = s->op == OP_COUNTER ? (int)(r & 1) : R_INCR;
 		uint64_t id = inproc_id(s, key_id(s, w->id, iter, op));
 		struct kv_res res = { 0 };
 
@@ -873,10 +954,10 @@ static int worker_inproc(struct bt_worker *w, struct kv_state *s, struct kv_wres
 			intended = t0 + r * s->period_ns;
 			sleep_until(w, intended);
 		}
-		if (op == 0)
+		if (op == R_INCR)
 			wr->iters = iter + 1;
 		t1 = bt_now_ns();
-		if (op == 0) {
+		if (op == R_INCR) {
 			res.value = kv_table_incr(s->table, id);
 			res.created = res.value == 1;
 			if (res.value == 0) {
@@ -886,33 +967,34 @@ static int worker_inproc(struct bt_worker *w, struct kv_state *s, struct kv_wres
 			}
 		} else {
 			res.value = kv_table_get(s->table, id);
+			res.hit = res.value != 0;
 		}
 		t2 = bt_now_ns();
-		if (account(&(struct client){ .w = w, .s = s }, op, &res, t2 - t1,
-			    t2 - (intended ? intended : t1), wr) < 0)
+		if (kv_account(&cl, op, &res, t2 - t1, t2 - (intended ? intended : t1), wr) < 0)
 			return -EIO;
 	}
 	return 0;
 }
 
-#define DEPTH_MAX 512
-
+/* One client per worker, blocking I/O: the classic form (loops=0). */
 static int kv_worker(struct bt_worker *w)
 {
 	struct kv_state *s = w->job->state;
 	struct kv_wres *wr = &s->wres[w->id];
-	struct client cl = { .w = w, .s = s };
-	uint64_t t0, r = 0, total = s->iterations * 2;
+	struct kv_client cl = { .w = w, .s = s, .id = w->id };
+	uint64_t t0, r = 0, total = s->iterations * kv_per_iter(s);
 	int rc = 0;
 
+	if (s->loops)
+		return kv_loop_worker(w);
 	if (s->backend == B_INPROC)
 		return worker_inproc(w, s, wr);
 	t0 = bt_now_ns();
 	while (total ? r < total : !bt_worker_stopping(w)) {
-		int n = s->depth, ops[DEPTH_MAX];
-		char kbuf[DEPTH_MAX][KEY_MAX], *keys[DEPTH_MAX];
-		size_t lens[DEPTH_MAX];
-		struct kv_res res[DEPTH_MAX];
+		int n = s->depth, ops[KV_DEPTH_MAX];
+		char kbuf[KV_DEPTH_MAX][KV_KEY_MAX], *keys[KV_DEPTH_MAX];
+		size_t lens[KV_DEPTH_MAX];
+		struct kv_res res[KV_DEPTH_MAX];
 		uint64_t intended = 0, t1, t2;
 
 		if (bt_worker_stop_raised(w))
@@ -920,13 +1002,12 @@ static int kv_worker(struct bt_worker *w)
 		if (total && (uint64_t)n > total - r)
 			n = (int)(total - r);
 		for (int i = 0; i < n; i++) {
-			uint64_t q = r + (uint64_t)i;
+			uint64_t it;
 
-			ops[i] = (int)(q & 1);
 			keys[i] = kbuf[i];
-			lens[i] = key_text(s, key_id(s, w->id, q >> 1, ops[i]), kbuf[i]);
-			if (ops[i] == 0)
-				wr->iters = (q >> 1) + 1;
+			ops[i] = kv_request(s, w->id, r + (uint64_t)i, kbuf[i], &lens[i], &it);
+			if (ops[i] != R_GET || s->op != OP_COUNTER)
+				wr->iters = it + 1;
 		}
 		if (s->period_ns) {
 			intended = t0 + r * s->period_ns;
@@ -937,7 +1018,7 @@ static int kv_worker(struct bt_worker *w)
 			for (int i = 0; i < n; i++) {
 				struct kv_res down = { .rc = -1, .kind = cl.down_kind };
 
-				if (account(&cl, ops[i], &down, 0, 0, wr) < 0)
+				if (kv_account(&cl, ops[i], &down, 0, 0, wr) < 0)
 					return -EIO;
 			}
 			r += (uint64_t)n;
@@ -946,14 +1027,14 @@ static int kv_worker(struct bt_worker *w)
 		if (kv_net_batch(cl.conn, n, ops, keys, lens, res) < 0) {
 			for (int i = n - 1; i >= 0; i--)
 				if (res[i].rc < 0) {
-					client_drop(&cl, res[i].kind, res[i].msg);
+					kv_client_drop(&cl, res[i].kind, res[i].msg);
 					break;
 				}
 		}
 		t2 = bt_now_ns();
 		for (int i = 0; i < n; i++)
-			if (account(&cl, ops[i], &res[i], t2 - t1, t2 - (intended ? intended : t1),
-				    wr) < 0) {
+			if (kv_account(&cl, ops[i], &res[i], t2 - t1, t2 - (intended ? intended : t1),
+				       wr) < 0) {
 				rc = -EIO;
 				goto out;
 			}
@@ -978,19 +1059,34 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The distinct keys the rep touched, as sorted ids: the increments' (or
+ * op=set's) keys of every iteration begun; op=get: the whole keyspace it
+ * stored. The count, or -ENOMEM.
+ */
 static long touched_keys(const struct kv_state *s, uint32_t **out)
 {
 	uint64_t n = 0, k = 0;
+	int op = s->op == OP_SET ? R_SET : R_INCR;
 	uint32_t *ids;
 
-	for (int c = 0; c < s->nworkers; c++)
+	if (s->op == OP_GET) {
+		ids = malloc(sizeof(*ids) * s->keys);
+		if (ids == NULL)
+			return -ENOMEM;
+		for (uint64_t i = 0; i < s->keys; i++)
+			ids[i] = (uint32_t)i;
+		*out = ids;
+		return (long)s->keys;
+	}
+	for (int c = 0; c < s->nclients; c++)
 		n += s->wres[c].iters;
 	ids = malloc(sizeof(*ids) * (n ? n : 1));
 	if (ids == NULL)
 		return -ENOMEM;
-	for (int c = 0; c < s->nworkers; c++)
+	for (int c = 0; c < s->nclients; c++)
 		for (uint64_t i = 0; i < s->wres[c].iters; i++)
-			ids[k++] = key_id(s, c, i, 0);
+			ids[k++] = key_of(s, c, i, op);
 	qsort(ids, n, sizeof(*ids), cmp_u32);
 	k = 0;
 	for (uint64_t i = 0; i < n; i++)
@@ -1006,14 +1102,84 @@ static int key_texts(const struct kv_state *s, const uint32_t *ids, long n, char
 {
 	*keys = malloc(sizeof(**keys) * (size_t)(n ? n : 1));
 	*lens = malloc(sizeof(**lens) * (size_t)(n ? n : 1));
-	*block = malloc((size_t)KEY_MAX * (size_t)(n ? n : 1));
+	*block = malloc((size_t)KV_KEY_MAX * (size_t)(n ? n : 1));
 	if (*keys == NULL || *lens == NULL || *block == NULL)
 		return -ENOMEM;
 	for (long i = 0; i < n; i++) {
-		(*keys)[i] = *block + (size_t)i * KEY_MAX;
+		(*keys)[i] = *block + (size_t)i * KV_KEY_MAX;
 		(*lens)[i] = key_text(s, ids[i], (*keys)[i]);
 	}
 	return 0;
+}
+
+/*
+ * op=get: store a value under every key of the keyspace before the rep
+ * (the controller's own connection; not timed), as memcslap loads its keys
+ * before its get test.
+ */
+static int store_keyspace(struct kv_state *s, struct bt_err *err)
+{
+	uint32_t *ids = NULL;
+	char **keys = NULL, *block = NULL, msg[256];
+	size_t *lens = NULL;
+	long n = touched_keys(s, &ids);
+	struct kv_conn *c = NULL;
+	int kind, rc = 0;
+
+	if (n < 0 || key_texts(s, ids, n, &keys, &lens, &block) < 0) {
+		rc = bt_err_set(err, -ENOMEM, "op=get keys=%" PRIu64 ": out of memory", s->keys);
+		goto out;
+	}
+	c = kv_net_connect(&s->cf, &kind, msg, sizeof(msg));
+	if (c == NULL || kv_net_store(c, (size_t)n, keys, lens, s->value, s->cf.value_size, msg,
+				      sizeof(msg)) < 0)
+		rc = bt_err_set(err, -EIO, "%s", msg);
+out:
+	kv_net_close(c);
+	free(ids);
+	free(keys);
+	free(lens);
+	free(block);
+	return rc;
+}
+
+/* op=get: every answered read found its value, value_size bytes long. */
+static int verify_get(const struct kv_state *s, struct bt_err *err)
+{
+	uint64_t reads = 0, hits = 0, badlen = 0;
+
+	for (int c = 0; c < s->nclients; c++) {
+		reads += s->wres[c].reads_ok;
+		hits += s->wres[c].hits;
+		badlen += s->wres[c].badlen;
+	}
+	if (hits != reads || badlen != 0)
+		return bt_err_set(err, -EIO,
+				  "%" PRIu64 " reads answered: %" PRIu64 " found their key (all %" PRIu64
+				  " were stored), %" PRIu64 " values not %zu bytes",
+				  reads, hits, s->keys, badlen, s->cf.value_size);
+	return bt_err_set(err, 0,
+			  "%" PRIu64 " reads answered, every one found its %zu-byte value (keyspace %" PRIu64 ")",
+			  reads, s->cf.value_size, s->keys);
+}
+
+/* op=set: every key a set reached holds a value of value_size bytes. */
+static int verify_set(const struct kv_state *s, long n, const struct kv_sum *sum, struct bt_err *err)
+{
+	uint64_t ok = 0, failed = 0;
+
+	for (int c = 0; c < s->nclients; c++) {
+		ok += s->wres[c].sets_ok;
+		failed += s->wres[c].sets_failed;
+	}
+	if (sum->badlen != 0 || sum->present > (uint64_t)n || (failed == 0 && sum->present != (uint64_t)n))
+		return bt_err_set(err, -EIO,
+				  "%ld keys set, %" PRIu64 " read back, %" PRIu64 " not %zu bytes long",
+				  n, sum->present, sum->badlen, s->cf.value_size);
+	return bt_err_set(err, 0,
+			  "%" PRIu64 " sets to %ld keys: %" PRIu64 " read back, each %zu bytes%s", ok, n,
+			  sum->present, s->cf.value_size,
+			  failed ? " (some sets failed: their keys may be missing)" : "");
 }
 
 static int kv_verify(struct bt_job *job, struct bt_err *err)
@@ -1021,19 +1187,20 @@ static int kv_verify(struct bt_job *job, struct bt_err *err)
 	struct kv_state *s = job->state;
 	struct kv_run *rs = job->run_state;
 	uint64_t ok = 0, maybe = 0, sum = 0, reqs = 0;
+	struct kv_sum ks = { 0, 0, 0 };
 	uint32_t *ids = NULL;
 	char **keys = NULL, *block = NULL, msg[256] = "";
 	size_t *lens = NULL;
 	long n;
 	int rc = 0, unsynced = 0;
 
-	for (int c = 0; c < s->nworkers; c++) {
+	for (int c = 0; c < s->nclients; c++) {
 		ok += s->wres[c].incr_ok;
 		maybe += s->wres[c].incr_maybe;
 		unsynced += s->cf.noreply && !s->wres[c].synced;
 		reqs += s->wres[c].iters;
 	}
-	if (ok == 0 && reqs > 0) {
+	if (ok == 0 && reqs > 0 && (s->op == OP_COUNTER || s->op == OP_INCR)) {
 		rc = bt_err_set(err, -EIO, "no increment succeeded (%" PRIu64 " tried): see the error counters",
 				reqs);
 		goto out;
@@ -1048,6 +1215,10 @@ static int kv_verify(struct bt_job *job, struct bt_err *err)
 	if (s->srv != NULL && !bt_spawn_alive((struct bt_spawn *)&s->srv->sp)) {
 		bt_spawn_describe(&s->srv->sp, msg, sizeof(msg));
 		rc = bt_err_set(err, -EIO, "the spawned server died during the rep: %s", msg);
+		goto out;
+	}
+	if (s->op == OP_GET) {
+		rc = verify_get(s, err);
 		goto out;
 	}
 	n = touched_keys(s, &ids);
@@ -1067,12 +1238,18 @@ static int kv_verify(struct bt_job *job, struct bt_err *err)
 			rc = bt_err_set(err, -EIO, "cannot read back: %s", msg);
 			goto out;
 		}
-		rc = kv_net_sum(c, (size_t)n, keys, lens, &sum, msg, sizeof(msg));
+		rc = kv_net_sum(c, (size_t)n, keys, lens, s->op == OP_SET ? s->cf.value_size : 0, &ks,
+				msg, sizeof(msg));
 		kv_net_close(c);
 		if (rc < 0) {
 			rc = bt_err_set(err, -EIO, "cannot read back: %s", msg);
 			goto out;
 		}
+		sum = ks.sum;
+	}
+	if (s->op == OP_SET) {
+		rc = verify_set(s, n, &ks, err);
+		goto out;
 	}
 	if (sum < ok || sum > ok + maybe) {
 		rc = bt_err_set(err, -EIO,
@@ -1128,6 +1305,7 @@ static void kv_teardown(struct bt_job *job)
 		free(lens);
 		free(block);
 	}
+	free(s->value);
 	free(s);
 	job->state = NULL;
 }

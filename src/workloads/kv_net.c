@@ -13,12 +13,14 @@
 #include "workloads/kv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -32,13 +34,33 @@
 #include <libgearman/gearman.h>
 #endif
 
+#if BT_HAVE_HIREDIS
+struct rd_reply {
+	int type;
+	long long integer;
+	size_t len;
+	char str[160];		/* the start of a string, status or error reply */
+};
+#endif
+
 struct kv_conn {
 	const struct kv_conf *cf;
 #if BT_HAVE_LIBMEMCACHED
 	memcached_st *mc;
+	/*
+	 * Reused by every get: no allocation per reply. Caller-owned (not
+	 * allocated by memcached_result_create), so that the fetch that
+	 * meets END resets it instead of freeing it.
+	 */
+	memcached_result_st res_st, *res;
 #endif
 #if BT_HAVE_HIREDIS
 	redisContext *rc;
+	redisReader *rr;	/* parses into rep (rd_fns), not into allocated replies */
+	struct rd_reply rep;
+	char *obuf;		/* requests formatted, not yet sent: [ooff, olen) */
+	size_t olen, ooff, ocap;
+	int nonblock;		/* kv_loop.c drives the socket */
 #endif
 #if BT_HAVE_LIBGEARMAN
 	gearman_client_st *gc;
@@ -149,6 +171,12 @@ static int mc_connect(struct kv_conn *c, int *kind, char *msg, size_t n)
 			 memcached_last_error_message(c->mc));
 		return -1;
 	}
+	c->res = memcached_result_create(c->mc, &c->res_st);
+	if (c->res == NULL) {
+		*kind = E_PROTOCOL;
+		snprintf(msg, n, "memcached: out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -166,25 +194,50 @@ static int mc_conn_error(memcached_st *mc, memcached_return_t r)
 	return mc_kind(mc, r) != E_PROTOCOL;
 }
 
+/*
+ * A read: mget of the one key and fetch into the connection's own result,
+ * whose buffer is reused (memcached_get hands the caller a new allocation
+ * per value); the same round trip.
+ */
+static int mc_get(struct kv_conn *c, const char *key, size_t len, struct kv_res *res)
+{
+	memcached_return_t r = memcached_mget(c->mc, &key, &len, 1);
+
+	if (r == MEMCACHED_SUCCESS) {
+		while (memcached_fetch_result(c->mc, c->res, &r) != NULL) {
+			const char *v = memcached_result_value(c->res);
+			size_t vl = memcached_result_length(c->res), k = vl < 20 ? vl : 20;
+			char num[24];
+
+			memcpy(num, v, k);
+			num[k] = '\0';
+			res->hit = 1;
+			res->vlen = vl;
+			res->value = strtoull(num, NULL, 10);
+		}
+		if (r == MEMCACHED_END || r == MEMCACHED_NOTFOUND || r == MEMCACHED_SUCCESS)
+			return 0;
+	}
+	mc_fail(c, r, res, 1);
+	return mc_conn_error(c->mc, r) ? -1 : 0;
+}
+
 static int mc_one(struct kv_conn *c, int op, const char *key, size_t len, struct kv_res *res)
 {
 	memcached_return_t r;
 	uint64_t v = 0;
 
-	memset(res, 0, sizeof(*res));
-	if (op == 1) {
-		size_t vl = 0;
-		uint32_t flags = 0;
-		char *val = memcached_get(c->mc, key, len, &vl, &flags, &r);
-
-		if (val != NULL) {
-			res->value = strtoull(val, NULL, 10);
-			if (res->value == 0)
-				res->value = 1;
-			free(val);
-			return 0;
-		}
-		if (r == MEMCACHED_NOTFOUND || r == MEMCACHED_SUCCESS)
+	res->rc = 0;
+	res->sent = 0;
+	res->created = 0;
+	res->hit = 0;
+	res->value = 0;
+	res->vlen = 0;
+	if (op == R_GET)
+		return mc_get(c, key, len, res);
+	if (op == R_SET) {
+		r = memcached_set(c->mc, key, len, c->cf->value, c->cf->value_size, 0, 0);
+		if (r == MEMCACHED_SUCCESS || r == MEMCACHED_BUFFERED)
 			return 0;
 		mc_fail(c, r, res, 1);
 		return mc_conn_error(c->mc, r) ? -1 : 0;
@@ -226,6 +279,78 @@ static int mc_one(struct kv_conn *c, int op, const char *key, size_t len, struct
 
 /* ----------------------------------------------------------------- redis */
 #if BT_HAVE_HIREDIS
+/*
+ * The request path does its own I/O on the socket hiredis connected (and
+ * authenticated): commands are formatted straight into the connection's
+ * output buffer (RESP needs no format string), sent with one send(), and the
+ * replies parsed by a hiredis reader whose object functions fill one
+ * struct rd_reply in the connection instead of allocating a redisReply per
+ * reply. No allocation per request once the buffers have grown; the
+ * controller's commands (PING, AUTH, CONFIG, DEL) still go through
+ * redisCommand on connections that never carry requests at the same time.
+ */
+static void *rd_obj(const redisReadTask *t, int type)
+{
+	struct rd_reply *r = t->privdata;
+
+	if (t->parent != NULL)	/* an array's element: the array itself is what counts */
+		return r;
+	r->type = type;
+	r->len = 0;
+	r->str[0] = '\0';
+	return r;
+}
+
+static void *rd_string(const redisReadTask *t, char *str, size_t len)
+{
+	struct rd_reply *r = rd_obj(t, t->type);
+	size_t k = len < sizeof(r->str) - 1 ? len : sizeof(r->str) - 1;
+
+	if (t->parent == NULL) {
+		memcpy(r->str, str, k);
+		r->str[k] = '\0';
+		r->len = len;
+	}
+	return r;
+}
+
+#if HIREDIS_MAJOR >= 1
+static void *rd_array(const redisReadTask *t, size_t n)
+#else
+static void *rd_array(const redisReadTask *t, int n)
+#endif
+{
+	(void)n;
+	return rd_obj(t, REDIS_REPLY_ARRAY);
+}
+
+static void *rd_integer(const redisReadTask *t, long long v)
+{
+	struct rd_reply *r = rd_obj(t, REDIS_REPLY_INTEGER);
+
+	if (t->parent == NULL)
+		r->integer = v;
+	return r;
+}
+
+static void *rd_nil(const redisReadTask *t)
+{
+	return rd_obj(t, REDIS_REPLY_NIL);
+}
+
+static void rd_free(void *obj)
+{
+	(void)obj;	/* the reply lives in its connection */
+}
+
+static redisReplyObjectFunctions rd_fns = {
+	.createString = rd_string,
+	.createArray = rd_array,
+	.createInteger = rd_integer,
+	.createNil = rd_nil,
+	.freeObject = rd_free,
+};
+
 static int rd_kind(redisContext *rc, int saved_errno)
 {
 	if (rc->err == REDIS_ERR_EOF)
@@ -276,53 +401,228 @@ static int rd_connect(struct kv_conn *c, int *kind, char *msg, size_t n)
 		return -1;
 	}
 	freeReplyObject(rep);
+	c->rr = redisReaderCreateWithFunctions(&rd_fns);
+	if (c->rr == NULL) {
+		*kind = E_PROTOCOL;
+		snprintf(msg, n, "redis: out of memory");
+		return -1;
+	}
+	c->rr->privdata = &c->rep;
 	return 0;
+}
+
+/* Append the decimal digits of v to p; the end. */
+static char *put_u(char *p, size_t v)
+{
+	char t[24];
+	int k = 0;
+
+	do
+		t[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k > 0)
+		*p++ = t[--k];
+	return p;
+}
+
+/* Append one RESP bulk string ($len\r\ntext\r\n) to p; the end. */
+static char *put_bulk(char *p, const char *text, size_t len)
+{
+	*p++ = '$';
+	p = put_u(p, len);
+	*p++ = '\r';
+	*p++ = '\n';
+	memcpy(p, text, len);
+	p += len;
+	*p++ = '\r';
+	*p++ = '\n';
+	return p;
+}
+
+int kv_net_queue(struct kv_conn *c, int n, const int *ops, char *const *keys, const size_t *lens)
+{
+	size_t need = c->olen;
+	char *p;
+
+	for (int i = 0; i < n; i++)
+		need += 48 + lens[i] + (ops[i] == R_SET ? 24 + c->cf->value_size : 0);
+	if (need > c->ocap) {
+		size_t cap = c->ocap ? c->ocap : 4096;
+		char *nb;
+
+		while (cap < need)
+			cap *= 2;
+		nb = realloc(c->obuf, cap);
+		if (nb == NULL)
+			return -1;
+		c->obuf = nb;
+		c->ocap = cap;
+	}
+	p = c->obuf + c->olen;
+	for (int i = 0; i < n; i++) {
+		if (ops[i] == R_SET) {
+			memcpy(p, "*3\r\n$3\r\nSET\r\n", 13);
+			p = put_bulk(p + 13, keys[i], lens[i]);
+			p = put_bulk(p, c->cf->value, c->cf->value_size);
+		} else if (ops[i] == R_GET) {
+			memcpy(p, "*2\r\n$3\r\nGET\r\n", 13);
+			p = put_bulk(p + 13, keys[i], lens[i]);
+		} else {
+			memcpy(p, "*2\r\n$4\r\nINCR\r\n", 14);
+			p = put_bulk(p + 14, keys[i], lens[i]);
+		}
+	}
+	c->olen = (size_t)(p - c->obuf);
+	return 0;
+}
+
+int kv_net_send(struct kv_conn *c, int *kind, char *msg, size_t mn)
+{
+	while (c->ooff < c->olen) {
+		ssize_t w = send(c->rc->fd, c->obuf + c->ooff, c->olen - c->ooff, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && c->nonblock)
+			return 1;
+		if (w < 0) {
+			*kind = errno_kind(errno);
+			snprintf(msg, mn, "redis: send: %s", strerror(errno));
+			return -1;
+		}
+		c->ooff += (size_t)w;
+	}
+	c->olen = c->ooff = 0;
+	return 0;
+}
+
+/* What one reply says about request op. */
+static void rd_result(const struct rd_reply *rep, int op, struct kv_res *r)
+{
+	r->rc = 0;
+	r->kind = 0;
+	r->sent = 0;
+	r->created = 0;
+	r->hit = 0;
+	r->value = 0;
+	r->vlen = 0;
+	if (rep->type == REDIS_REPLY_INTEGER && op == R_INCR) {
+		r->value = (uint64_t)rep->integer;
+		r->created = rep->integer == 1;
+	} else if (rep->type == REDIS_REPLY_STRING && op == R_GET) {
+		r->hit = 1;
+		r->vlen = rep->len;
+		r->value = strtoull(rep->str, NULL, 10);
+	} else if (rep->type == REDIS_REPLY_NIL && op == R_GET) {
+		/* a miss */
+	} else if (rep->type == REDIS_REPLY_STATUS && op == R_SET) {
+		/* +OK */
+	} else {
+		r->rc = -1;
+		r->kind = E_PROTOCOL;
+		r->sent = 1;
+		snprintf(r->msg, sizeof(r->msg), "redis: %s",
+			 rep->type == REDIS_REPLY_ERROR ? rep->str : "unexpected reply");
+	}
+}
+
+/* Fail requests [from, n) with one connection error. */
+static void rd_fail(struct kv_res *res, int from, int n, int kind, const char *what)
+{
+	for (int j = from; j < n; j++) {
+		res[j].rc = -1;
+		res[j].kind = kind;
+		res[j].sent = 1;
+		snprintf(res[j].msg, sizeof(res[j].msg), "%s", what);
+	}
+}
+
+int kv_net_collect(struct kv_conn *c, int n, const int *ops, struct kv_res *res, int *got)
+{
+	for (;;) {
+		char buf[16384];
+		ssize_t r;
+
+		while (*got < n) {
+			void *rep = NULL;
+
+			if (redisReaderGetReply(c->rr, &rep) != REDIS_OK) {
+				rd_fail(res, *got, n, E_PROTOCOL, "redis: unparsable reply");
+				return -1;
+			}
+			if (rep == NULL)
+				break;
+			rd_result(&c->rep, ops[*got], &res[*got]);
+			(*got)++;
+		}
+		if (*got == n)
+			return 1;
+		r = recv(c->rc->fd, buf, sizeof(buf), 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && c->nonblock)
+			return 0;
+		if (r <= 0) {
+			int e = errno;
+
+			if (r == 0)
+				rd_fail(res, *got, n, E_RESET, "redis: the server closed the connection");
+			else if (e == EAGAIN || e == EWOULDBLOCK)
+				rd_fail(res, *got, n, E_TIMEOUT, "redis: no reply within timeout=");
+			else
+				rd_fail(res, *got, n, errno_kind(e),
+					e == ECONNRESET ? "redis: connection reset" : "redis: recv failed");
+			return -1;
+		}
+		if (redisReaderFeed(c->rr, buf, (size_t)r) != REDIS_OK) {
+			rd_fail(res, *got, n, E_PROTOCOL, "redis: out of memory");
+			return -1;
+		}
+	}
 }
 
 /*
  * Append all n commands, then read the n replies: depth n in flight (the
- * redis-benchmark -P form). A connection error fails the rest of the batch.
+ * redis-benchmark -P form), on the blocking socket with timeout= as its
+ * send and receive timeouts. A connection error fails the rest of the batch.
  */
 static int rd_batch(struct kv_conn *c, int n, const int *ops, char *const *keys,
 		    const size_t *lens, struct kv_res *res)
 {
-	int i, broken = 0;
+	int kind = E_PROTOCOL, got = 0;
+	char msg[160] = "redis: out of memory";
 
-	for (i = 0; i < n; i++) {
-		memset(&res[i], 0, sizeof(res[i]));
-		redisAppendCommand(c->rc, ops[i] ? "GET %b" : "INCR %b", keys[i], lens[i]);
+	if (kv_net_queue(c, n, ops, keys, lens) < 0 || kv_net_send(c, &kind, msg, sizeof(msg)) < 0) {
+		rd_fail(res, 0, n, kind, msg);
+		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		redisReply *rep = NULL;
+	return kv_net_collect(c, n, ops, res, &got) < 0 ? -1 : 0;
+}
+#else
+/* Built without hiredis: kv.c refuses loops= before any of these is called. */
+int kv_net_queue(struct kv_conn *c, int n, const int *ops, char *const *keys, const size_t *lens)
+{
+	(void)c, (void)n, (void)ops, (void)keys, (void)lens;
+	return -1;
+}
 
-		if (!broken && redisGetReply(c->rc, (void **)&rep) != REDIS_OK) {
-			int kind = rd_kind(c->rc, errno);
+int kv_net_send(struct kv_conn *c, int *kind, char *msg, size_t mn)
+{
+	(void)c;
+	*kind = E_PROTOCOL;
+	snprintf(msg, mn, "built without hiredis");
+	return -1;
+}
 
-			broken = 1;
-			for (int j = i; j < n; j++) {
-				res[j].rc = -1;
-				res[j].kind = kind;
-				res[j].sent = 1;
-				snprintf(res[j].msg, sizeof(res[j].msg), "redis: %s", c->rc->errstr);
-			}
-		}
-		if (broken)
-			break;
-		if (rep->type == REDIS_REPLY_INTEGER) {
-			res[i].value = (uint64_t)rep->integer;
-			res[i].created = ops[i] == 0 && rep->integer == 1;
-		} else if (rep->type == REDIS_REPLY_STRING) {
-			res[i].value = strtoull(rep->str, NULL, 10);
-		} else if (rep->type != REDIS_REPLY_NIL) {
-			res[i].rc = -1;
-			res[i].kind = E_PROTOCOL;
-			res[i].sent = 1;
-			snprintf(res[i].msg, sizeof(res[i].msg), "redis: %s",
-				 rep->type == REDIS_REPLY_ERROR ? rep->str : "unexpected reply");
-		}
-		freeReplyObject(rep);
+int kv_net_collect(struct kv_conn *c, int n, const int *ops, struct kv_res *res, int *got)
+{
+	(void)c, (void)ops;
+	for (int i = *got; i < n; i++) {
+		res[i].rc = -1;
+		res[i].kind = E_PROTOCOL;
+		snprintf(res[i].msg, sizeof(res[i].msg), "built without hiredis");
 	}
-	return broken ? -1 : 0;
+	return -1;
 }
 #endif
 
@@ -377,13 +677,13 @@ static int gm_one(struct kv_conn *c, int op, const char *key, size_t len, struct
 	char *out;
 
 	memset(res, 0, sizeof(res[0]));
-	if (op == 0 && c->cf->background) {
+	if (op == R_INCR && c->cf->background) {
 		r = gearman_client_do_background(c->gc, c->cf->fn_incr, NULL, key, len, NULL);
 		if (r == GEARMAN_SUCCESS)
 			return 0;
 	} else {
-		out = gearman_client_do(c->gc, op ? c->cf->fn_get : c->cf->fn_incr, NULL, key, len,
-					&rs, &r);
+		out = gearman_client_do(c->gc, op == R_GET ? c->cf->fn_get : c->cf->fn_incr, NULL, key,
+					len, &rs, &r);
 		if (r == GEARMAN_SUCCESS) {
 			if (out != NULL && rs > 0 && rs < 32) {
 				char num[32];
@@ -391,8 +691,9 @@ static int gm_one(struct kv_conn *c, int op, const char *key, size_t len, struct
 				memcpy(num, out, rs);
 				num[rs] = '\0';
 				res->value = strtoull(num, NULL, 10);
+				res->hit = 1;
 			}
-			res->created = op == 0 && res->value == 1;
+			res->created = op == R_INCR && res->value == 1;
 			free(out);
 			return 0;
 		}
@@ -527,12 +828,17 @@ void kv_net_close(struct kv_conn *c)
 	if (c == NULL)
 		return;
 #if BT_HAVE_LIBMEMCACHED
+	if (c->res)
+		memcached_result_free(c->res);
 	if (c->mc)
 		memcached_free(c->mc);
 #endif
 #if BT_HAVE_HIREDIS
 	if (c->rc)
 		redisFree(c->rc);
+	if (c->rr)
+		redisReaderFree(c->rr);
+	free(c->obuf);
 #endif
 #if BT_HAVE_LIBGEARMAN
 	if (c->gc)
@@ -575,6 +881,32 @@ int kv_net_batch(struct kv_conn *c, int n, const int *ops, char *const *keys, co
 	}
 }
 
+int kv_net_fd(const struct kv_conn *c)
+{
+#if BT_HAVE_HIREDIS
+	if (c->cf->backend == B_REDIS)
+		return c->rc->fd;
+#endif
+	(void)c;
+	return -1;
+}
+
+int kv_net_nonblock(struct kv_conn *c)
+{
+#if BT_HAVE_HIREDIS
+	if (c->cf->backend == B_REDIS) {
+		int fl = fcntl(c->rc->fd, F_GETFL);
+
+		if (fl < 0 || fcntl(c->rc->fd, F_SETFL, fl | O_NONBLOCK) < 0)
+			return -1;
+		c->nonblock = 1;
+		return 0;
+	}
+#endif
+	(void)c;
+	return -1;
+}
+
 int kv_net_sync(struct kv_conn *c, char *msg, size_t n)
 {
 #if BT_HAVE_LIBMEMCACHED
@@ -599,19 +931,19 @@ int kv_net_sync(struct kv_conn *c, char *msg, size_t n)
 
 #define SUM_BATCH 512
 
-int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *lens, uint64_t *sum,
-	       char *msg, size_t mn)
+int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *lens, size_t vlen,
+	       struct kv_sum *out, char *msg, size_t mn)
 {
-	*sum = 0;
+	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n; i += SUM_BATCH) {
 		size_t k = n - i < SUM_BATCH ? n - i : SUM_BATCH;
 
 		(void)k;
+		(void)vlen;
 		switch (c->cf->backend) {
 #if BT_HAVE_LIBMEMCACHED
 		case B_MEMCACHED: {
 			memcached_return_t r;
-			memcached_result_st *res;
 
 			memcached_behavior_set(c->mc, MEMCACHED_BEHAVIOR_NOREPLY, 0);
 			r = memcached_mget(c->mc, (const char *const *)(keys + i), lens + i, k);
@@ -619,9 +951,15 @@ int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *len
 				snprintf(msg, mn, "memcached: %s", memcached_last_error_message(c->mc));
 				return -1;
 			}
-			while ((res = memcached_fetch_result(c->mc, NULL, &r)) != NULL) {
-				*sum += strtoull(memcached_result_value(res), NULL, 10);
-				memcached_result_free(res);
+			while (memcached_fetch_result(c->mc, c->res, &r) != NULL) {
+				size_t l = memcached_result_length(c->res), m = l < 20 ? l : 20;
+				char num[24];
+
+				memcpy(num, memcached_result_value(c->res), m);
+				num[m] = '\0';
+				out->present++;
+				out->badlen += vlen != 0 && l != vlen;
+				out->sum += strtoull(num, NULL, 10);
 			}
 			if (r != MEMCACHED_END && r != MEMCACHED_SUCCESS && r != MEMCACHED_NOTFOUND) {
 				snprintf(msg, mn, "memcached: %s", memcached_last_error_message(c->mc));
@@ -636,7 +974,7 @@ int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *len
 			struct kv_res res[SUM_BATCH];
 
 			for (size_t j = 0; j < k; j++)
-				ops[j] = 1;
+				ops[j] = R_GET;
 			if (rd_batch(c, (int)k, ops, keys + i, lens + i, res) < 0) {
 				snprintf(msg, mn, "%s", res[k - 1].msg);
 				return -1;
@@ -646,7 +984,9 @@ int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *len
 					snprintf(msg, mn, "%s", res[j].msg);
 					return -1;
 				}
-				*sum += res[j].value;
+				out->present += res[j].hit;
+				out->badlen += res[j].hit && vlen != 0 && res[j].vlen != vlen;
+				out->sum += res[j].value;
 			}
 			break;
 		}
@@ -657,6 +997,72 @@ int kv_net_sum(struct kv_conn *c, size_t n, char *const *keys, const size_t *len
 		}
 	}
 	return 0;
+}
+
+int kv_net_store(struct kv_conn *c, size_t n, char *const *keys, const size_t *lens,
+		 const char *value, size_t vlen, char *msg, size_t mn)
+{
+	(void)keys;
+	(void)lens;
+	(void)value;
+	(void)vlen;
+	switch (c->cf->backend) {
+#if BT_HAVE_LIBMEMCACHED
+	case B_MEMCACHED: {
+		/* Buffered noreply sets, then one round trip: the server has stored them all. */
+		int rc;
+
+		memcached_behavior_set(c->mc, MEMCACHED_BEHAVIOR_NOREPLY, 1);
+		memcached_behavior_set(c->mc, MEMCACHED_BEHAVIOR_BUFFER_REQUESTS, 1);
+		for (size_t i = 0; i < n; i++) {
+			memcached_return_t r = memcached_set(c->mc, keys[i], lens[i], value, vlen, 0, 0);
+
+			if (r != MEMCACHED_SUCCESS && r != MEMCACHED_BUFFERED) {
+				snprintf(msg, mn, "memcached: storing op=get's keys: %s",
+					 memcached_last_error_message(c->mc));
+				return -1;
+			}
+		}
+		rc = kv_net_sync(c, msg, mn);
+		memcached_behavior_set(c->mc, MEMCACHED_BEHAVIOR_BUFFER_REQUESTS, 0);
+		return rc;
+	}
+#endif
+#if BT_HAVE_HIREDIS
+	case B_REDIS: {
+		struct kv_conf cf = *c->cf;
+		const struct kv_conf *saved = c->cf;
+		int rc = 0;
+
+		cf.value = value;
+		cf.value_size = vlen;
+		c->cf = &cf;
+		for (size_t i = 0; i < n && rc == 0; i += SUM_BATCH) {
+			size_t k = n - i < SUM_BATCH ? n - i : SUM_BATCH;
+			int ops[SUM_BATCH];
+			struct kv_res res[SUM_BATCH];
+
+			for (size_t j = 0; j < k; j++)
+				ops[j] = R_SET;
+			rc = rd_batch(c, (int)k, ops, keys + i, lens + i, res);
+			for (size_t j = 0; j < k && rc == 0; j++)
+				rc = res[j].rc;
+			if (rc < 0)
+				for (size_t j = 0; j < k; j++)
+					if (res[j].rc < 0) {
+						snprintf(msg, mn, "storing op=get's keys: %s", res[j].msg);
+						break;
+					}
+		}
+		c->cf = saved;
+		return rc;
+	}
+#endif
+	default:
+		(void)n;
+		snprintf(msg, mn, "no values for this backend");
+		return -1;
+	}
 }
 
 int kv_net_delete(struct kv_conn *c, size_t n, char *const *keys, const size_t *lens)
