@@ -196,7 +196,7 @@ static void test_cancel(void **state)
 }
 
 /*
- * While a kv rep runs, its extra channels (incr, read) have live histograms
+ * While a kv rep runs, its extra channels (incr, read, set) have live histograms
  * and the snapshot carries its metrics so far: what the TUI's live view
  * shows beside the main histogram.
  */
@@ -234,7 +234,8 @@ static void test_live_channels(void **state)
 		assert_int_equal(rep, 0);
 		assert_true(h->total > 0);
 	}
-	assert_int_equal(bt_run_live_hist_ch(run, 3, h, &cell, &rep), -ENODATA);
+	/* kv declares three channels (incr, read, set): one past the last is no data */
+	assert_int_equal(bt_run_live_hist_ch(run, BT_LAT_CH_MAX + 1, h, &cell, &rep), -ENODATA);
 	assert_int_equal(bt_run_live_hist_ch(run, -1, h, &cell, &rep), -ENODATA);
 	bt_run_cancel(run);
 	assert_int_equal(bt_run_wait(run), -EINTR);
