@@ -4,6 +4,7 @@
 # each in the latency pane), the results' cell pane with the same blocks as
 # the text report and exact counts, a replay showing what the recording has,
 # an http run against a port that refuses (its errors by kind while it runs),
+# a cold copy showing the residency its last rep began and ended with,
 # and a click on a point of the scaling chart selecting its cell.
 # usage: tests/tui_live.sh path/to/benchtop
 set -u
@@ -67,6 +68,15 @@ keys r
 check "live: connrefused counted, marked as growing" "^ errors: connrefused [1-9][0-9]*↑" 20
 check "live: channels with nothing yet" "response: none yet \| connect: none yet" 10
 check "the run fails, saying why" "no request got a reply \([0-9]+ failed: connrefused [0-9]+\)" 20
+
+# --- a cold copy: the residency the last rep began and ended with, while it runs ----
+start 120 40 copy method=rw cache=cold size=16M reps=400 warmup=0 "dir=$T/copy"
+check "copy workbench" "Parameters: copy"
+keys r
+check "live: the last rep's residency, cold at the start, read in at the end" \
+	"^ last rep: resident_pct 0\.0% resident_end_pct 100\.0%" 30
+keys Escape
+check "Esc ends it" "Results: copy, interrupted" 20
 
 # --- a click on the scaling chart selects the cell of that point --------------------
 start 100 30 null threads=1,2,4 ops=20000 reps=1 warmup=0

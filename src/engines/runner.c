@@ -817,6 +817,25 @@ static int64_t reps_planned(const struct bt_plan *pl)
 	return common(pl, C_REPS)->i ? common(pl, C_REPS)->i : common(pl, C_MAX_REPS)->i;
 }
 
+int bt_run_metric_infos(const struct bt_workload *wl, struct bt_metric_info *out)
+{
+	int n = (int)wl->nmetrics < BT_RES_METRICS ? (int)wl->nmetrics : BT_RES_METRICS;
+
+	for (int m = 0; m < n; m++) {
+		const struct bt_metric *d = &wl->metrics[m];
+		struct bt_metric_info *mi = &out[m];
+
+		snprintf(mi->name, sizeof(mi->name), "%s", d->name);
+		snprintf(mi->unit, sizeof(mi->unit), "%s", d->unit ? d->unit : "");
+		mi->kind = (int)d->kind;
+		mi->error = d->error;
+		snprintf(mi->num, sizeof(mi->num), "%s", d->num ? d->num : "");
+		snprintf(mi->den, sizeof(mi->den), "%s", d->den ? d->den : "");
+		snprintf(mi->help, sizeof(mi->help), "%s", d->help ? d->help : "");
+	}
+	return n;
+}
+
 int bt_run_results_init(struct bt_results *res, const struct bt_workload *wl,
 			const struct bt_plan *pl, int ncells, double clock_cost, struct bt_err *err)
 {
@@ -839,19 +858,7 @@ int bt_run_results_init(struct bt_results *res, const struct bt_workload *wl,
 		snprintf(res->ch_names[k], sizeof(res->ch_names[k]), "%s", wl->lat_channels[k]);
 		res->nch = k + 1;
 	}
-	res->nmetrics = (int)wl->nmetrics;
-	for (int m = 0; m < res->nmetrics; m++) {
-		const struct bt_metric *d = &wl->metrics[m];
-		struct bt_metric_info *mi = &res->metrics[m];
-
-		snprintf(mi->name, sizeof(mi->name), "%s", d->name);
-		snprintf(mi->unit, sizeof(mi->unit), "%s", d->unit ? d->unit : "");
-		mi->kind = (int)d->kind;
-		mi->error = d->error;
-		snprintf(mi->num, sizeof(mi->num), "%s", d->num ? d->num : "");
-		snprintf(mi->den, sizeof(mi->den), "%s", d->den ? d->den : "");
-		snprintf(mi->help, sizeof(mi->help), "%s", d->help ? d->help : "");
-	}
+	res->nmetrics = bt_run_metric_infos(wl, res->metrics);
 	res->naxes = pl->naxes;
 	for (int a = 0; a < pl->naxes; a++)
 	{

@@ -49,6 +49,12 @@ int bt_run_plan_finalize(struct bt_plan *pl, const struct bt_workload *wl, struc
 int bt_run_validate(const struct bt_workload *wl, const struct bt_plan *pl, struct bt_err *err);
 
 /*
+ * The workload's metric declarations as the results keep them (name, unit,
+ * kind, num/den ...) in out[BT_RES_METRICS]; returns how many.
+ */
+int bt_run_metric_infos(const struct bt_workload *wl, struct bt_metric_info *out);
+
+/*
  * The results' header part (version, workload, unit, machine, plan, metric
  * and channel declarations, axes) with ncells empty cells, as a run of pl
  * starts: shared by the runner and explore mode. 0 or -ENOMEM with err set.

@@ -120,6 +120,13 @@ struct bt_live_extra {
 	uint64_t err_total[BT_RES_METRICS];	/* done + cur: what is drawn */
 	double err_grew_at[BT_RES_METRICS];	/* snapshot elapsed_s when it last grew; < 0 never */
 	unsigned char err_growing[BT_RES_METRICS];	/* grew within BT_LIVE_GROW_S */
+	/*
+	 * Ratio metrics (a cold run's page-cache residency when the rep began
+	 * and ended, a hit ratio): the last finished rep's, as one line.
+	 */
+	int nm, nratio;
+	struct bt_metric_info mis[BT_RES_METRICS];
+	char ratios[256];			/* "" until a rep has finished */
 };
 
 /* What the live view shows; filled by the tick from snapshots and results. */

@@ -1,8 +1,9 @@
 /*
  * live_extra.c - what the live view shows beside the main histogram: the
  * workload's extra latency channels (kv's incr and read, sql's statement and
- * commit, http's response and connect) and its error kinds (timeouts,
- * refused, reset ...).
+ * commit, http's response and connect), its error kinds (timeouts,
+ * refused, reset ...) and its ratio metrics as the last finished rep left
+ * them (a cold copy's residency when the rep began and when it ended).
  *
  * The model (struct bt_live_extra) is fed the way the main histogram is:
  * finished reps from the results (bt_live_extra_rep, the live tick and the
@@ -16,6 +17,16 @@
 
 #include "core/units.h"
 #include "tui/app.h"
+
+/* Keep the metric table; count the ratios among them. */
+static void extra_metrics(struct bt_live_extra *x, const struct bt_metric_info *mis, int nm)
+{
+	x->nm = nm < BT_RES_METRICS ? nm : BT_RES_METRICS;
+	memcpy(x->mis, mis, sizeof(x->mis[0]) * (size_t)x->nm);
+	x->nratio = 0;
+	for (int m = 0; m < x->nm; m++)
+		x->nratio += x->mis[m].kind == BT_MI_RATIO;
+}
 
 static int extra_alloc(struct bt_live_extra *x)
 {
@@ -45,6 +56,11 @@ int bt_live_extra_init_wl(struct bt_live_extra *x, const struct bt_workload *wl,
 		snprintf(x->err_names[x->nerr], sizeof(x->err_names[0]), "%s", wl->metrics[m].name);
 		x->nerr++;
 	}
+	{
+		struct bt_metric_info mis[BT_RES_METRICS];
+
+		extra_metrics(x, mis, bt_run_metric_infos(wl, mis));
+	}
 	return extra_alloc(x);
 }
 
@@ -61,6 +77,7 @@ int bt_live_extra_init_res(struct bt_live_extra *x, const struct bt_results *res
 		snprintf(x->err_names[x->nerr], sizeof(x->err_names[0]), "%s", res->metrics[m].name);
 		x->nerr++;
 	}
+	extra_metrics(x, res->metrics, res->nmetrics);
 	return extra_alloc(x);
 }
 
@@ -81,6 +98,7 @@ void bt_live_extra_reset(struct bt_live_extra *x)
 	memset(x->err_growing, 0, sizeof(x->err_growing));
 	for (int i = 0; i < BT_RES_METRICS; i++)
 		x->err_grew_at[i] = -1;
+	x->ratios[0] = '\0';
 }
 
 void bt_live_extra_free(struct bt_live_extra *x)
@@ -107,6 +125,18 @@ void bt_live_extra_rep(struct bt_live_extra *x, const struct bt_rep *r, int new_
 
 		if (v > 0)
 			x->err_done[i] += (uint64_t)v;
+	}
+	if (x->nratio > 0) {
+		size_t o = (size_t)snprintf(x->ratios, sizeof(x->ratios), "last rep:");
+		char v[32];
+
+		for (int m = 0; m < x->nm && o < sizeof(x->ratios); m++)
+			if (x->mis[m].kind == BT_MI_RATIO)
+				o += (size_t)snprintf(x->ratios + o, sizeof(x->ratios) - o, " %s %s",
+						      x->mis[m].name,
+						      bt_results_metric_fmt(&x->mis[m],
+									    bt_metric_value(x->mis, x->nm, r->metric, m),
+									    v, sizeof(v)));
 	}
 }
 
@@ -169,7 +199,7 @@ int bt_live_channel_key(struct bt_app *a, int ch)
 
 int bt_live_extra_rows(const struct bt_live *l, int h)
 {
-	int want = (l->x.nch > 0) + (l->x.nerr > 0);
+	int want = (l->x.nch > 0) + (l->x.nerr > 0 || l->x.nratio > 0);
 
 	/* Two rows only where the chart keeps enough of its own. */
 	return want == 2 && h < 30 ? 1 : want;
@@ -265,8 +295,15 @@ void bt_live_extra_draw(WINDOW *w, struct bt_rect r, const struct bt_live *l, in
 	if (r.h < 1 || r.w < 10)
 		return;
 	r.w -= 1;
-	if (l->x.nerr > 0) {
-		draw_errors(w, r, y, &x, &l->x, utf8);
+	if (l->x.nerr > 0 || l->x.nratio > 0) {
+		if (l->x.nerr > 0)
+			draw_errors(w, r, y, &x, &l->x, utf8);
+		if (l->x.nratio > 0) {
+			if (x > 1)
+				put(w, r, y, &x, "  ", ROLE_NORMAL);
+			put(w, r, y, &x, l->x.ratios[0] ? l->x.ratios : "ratios: after the first rep",
+			    l->x.ratios[0] ? ROLE_NORMAL : ROLE_DIM);
+		}
 		if (r.h >= 2) {
 			y++;
 			x = 1;
