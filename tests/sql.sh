@@ -76,6 +76,7 @@ refuse "engine=memory on SQLite is one connection's :memory: database" backend=s
 refuse "commit=every:0" backend=sqlite commit=every:0
 refuse "counter mode runs one increment per statement" backend=sqlite mode=counter batch=10
 refuse "fixed" backend=sqlite duration=1s
+refuse "rows= names the axis that makes the table's rows; sql's row count is nrows= (nrows=30000)" backend=sqlite rows=30000
 
 # ---- MariaDB ----------------------------------------------------------------
 MARIADBD=$(command -v mariadbd || ls /usr/sbin/mariadbd 2>/dev/null)

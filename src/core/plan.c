@@ -208,8 +208,19 @@ static int set_values(struct bt_plan *pl, int idx, char *const *texts, int n,
 	}
 
 	if ((p->flags & BT_PF_ROWS) && v[0].text[0] && bt_plan_index(pl, v[0].text) < 0) {
-		rc = bt_err_set(err, -EINVAL, "%s=%s: %s has no parameter %s (see benchtop list %s)",
-				p->name, shown, pl->workload, shown, pl->workload);
+		/*
+		 * rows= names the axis that makes the table's rows; a count given
+		 * there was meant for a workload's own row count (sql's nrows=).
+		 */
+		if (strspn(v[0].text, "0123456789") == strlen(v[0].text) && bt_plan_index(pl, "nrows") >= 0)
+			rc = bt_err_set(err, -EINVAL,
+					"%s=%s: rows= names the axis that makes the table's rows; "
+					"%s's row count is nrows= (nrows=%s)",
+					p->name, shown, pl->workload, shown);
+		else
+			rc = bt_err_set(err, -EINVAL,
+					"%s=%s: %s has no parameter %s (see benchtop list %s)",
+					p->name, shown, pl->workload, shown, pl->workload);
 		goto fail;
 	}
 	/* The axes as given: keep the position of an existing axis, append a new one. */
