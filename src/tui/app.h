@@ -436,6 +436,11 @@ void bt_live_reset(struct bt_live *l);
 /* Feed one sample (drawn at x seconds) or one finished rep; return the dirty bits. */
 unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x);
 unsigned bt_live_add_rep(struct bt_live *l, const struct bt_rep *r);
+/* The live and explore views' panes: per-thread ops bars ("starting..." while n is 0), CPU. */
+void bt_ops_pane_draw(WINDOW *w, struct bt_rect r, const char *title, const uint64_t *ops, int n,
+		      int utf8);
+void bt_cpu_pane_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, const struct bt_sample *last);
+
 /*
  * The one path from results to the live model, in the order they happened
  * (a rep after its samples): a sample placed on the run's time axis (each

@@ -809,37 +809,15 @@ static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_explore_snap *s = &a->xv.snap;
 	int first = s->counted_first, n = s->counted_n > 0 ? s->counted_n : s->nworkers;
-	struct bt_rect in;
 	char title[96];
 
 	if (first < 0 || first + n > s->nworkers || first + n > BT_SNAP_WORKERS)
 		first = 0, n = s->nworkers < BT_SNAP_WORKERS ? s->nworkers : BT_SNAP_WORKERS;
-	bt_app_clear(w, r);
 	if (s->parked > 0)
 		snprintf(title, sizeof(title), "Ops per thread (%d, %d parked)", n, s->parked);
 	else
 		snprintf(title, sizeof(title), "Ops per thread (%d)", n);
-	in = bt_box_draw(w, r, title, 0, a->utf8);
-	if (in.h < 1 || in.w < 8)
-		return;
-	if (n <= 0) {
-		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "starting...");
-		return;
-	}
-	bt_bars_draw(w, in, s->worker_ops + first, n, a->utf8);
-}
-
-static void draw_cpu(WINDOW *w, struct bt_rect r, const struct bt_app *a)
-{
-	const struct bt_explore_snap *s = &a->xv.snap;
-	struct bt_rect in;
-
-	bt_app_clear(w, r);
-	in = bt_box_draw(w, r, "CPU", 0, a->utf8);
-	if (in.h < 1 || in.w < 6)
-		return;
-	bt_cpu_draw(w, in, s->last.user_pct, s->last.sys_pct, a->have_topo ? a->topo.ncpus : 1,
-		    a->utf8);
+	bt_ops_pane_draw(w, r, title, s->worker_ops + first, n, a->utf8);
 }
 
 void bt_xv_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area)
@@ -857,5 +835,5 @@ void bt_xv_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rec
 	if (dirty & DIRTY_BARS)
 		draw_bars(w, L.bars, a);
 	if (dirty & DIRTY_CPU)
-		draw_cpu(w, L.cpu, a);
+		bt_cpu_pane_draw(w, L.cpu, a, &a->xv.snap.last);
 }

@@ -660,10 +660,36 @@ static void draw_histo(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 	bt_histo_draw(w, in, v > 0 ? l->x.shown[v - 1] : l->shown, a->utf8);
 }
 
+void bt_ops_pane_draw(WINDOW *w, struct bt_rect r, const char *title, const uint64_t *ops, int n,
+		      int utf8)
+{
+	struct bt_rect in;
+
+	bt_app_clear(w, r);
+	in = bt_box_draw(w, r, title, 0, utf8);
+	if (in.h < 1 || in.w < 8)
+		return;
+	if (n <= 0) {
+		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "starting...");
+		return;
+	}
+	bt_bars_draw(w, in, ops, n, utf8);
+}
+
+void bt_cpu_pane_draw(WINDOW *w, struct bt_rect r, const struct bt_app *a, const struct bt_sample *last)
+{
+	struct bt_rect in;
+
+	bt_app_clear(w, r);
+	in = bt_box_draw(w, r, "CPU", 0, a->utf8);
+	if (in.h < 1 || in.w < 6)
+		return;
+	bt_cpu_draw(w, in, last->user_pct, last->sys_pct, a->have_topo ? a->topo.ncpus : 1, a->utf8);
+}
+
 static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 {
 	const struct bt_snapshot *s = &a->live.snap;
-	struct bt_rect in;
 	char title[64];
 	int first = s->counted_first, n = s->counted_n;
 
@@ -674,32 +700,11 @@ static void draw_bars(WINDOW *w, struct bt_rect r, const struct bt_app *a)
 		n = s->nworkers - first;
 	if (first + n > BT_SNAP_WORKERS)
 		n = BT_SNAP_WORKERS - first;
-	bt_app_clear(w, r);
 	if (n < s->nworkers)
 		snprintf(title, sizeof(title), "Ops per thread (%d counting of %d)", n, s->nworkers);
 	else
 		snprintf(title, sizeof(title), "Ops per thread (%d)", n);
-	in = bt_box_draw(w, r, title, 0, a->utf8);
-	if (in.h < 1 || in.w < 8)
-		return;
-	if (n <= 0) {
-		bt_app_put(w, in.y, in.x, in.w, ROLE_DIM, "starting...");
-		return;
-	}
-	bt_bars_draw(w, in, s->worker_ops + first, n, a->utf8);
-}
-
-static void draw_cpu(WINDOW *w, struct bt_rect r, const struct bt_app *a)
-{
-	const struct bt_snapshot *s = &a->live.snap;
-	struct bt_rect in;
-
-	bt_app_clear(w, r);
-	in = bt_box_draw(w, r, "CPU", 0, a->utf8);
-	if (in.h < 1 || in.w < 6)
-		return;
-	bt_cpu_draw(w, in, s->last.user_pct, s->last.sys_pct, a->have_topo ? a->topo.ncpus : 1,
-		    a->utf8);
+	bt_ops_pane_draw(w, r, title, s->worker_ops + first, n, a->utf8);
 }
 
 void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_rect area)
@@ -717,5 +722,5 @@ void bt_live_draw(WINDOW *w, const struct bt_app *a, unsigned dirty, struct bt_r
 	if (dirty & DIRTY_BARS)
 		draw_bars(w, L.bars, a);
 	if (dirty & DIRTY_CPU)
-		draw_cpu(w, L.cpu, a);
+		bt_cpu_pane_draw(w, L.cpu, a, &a->live.snap.last);
 }
