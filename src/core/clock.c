@@ -1,6 +1,24 @@
 #include "core/clock.h"
 
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <sys/epoll.h>
+
+int bt_epoll_wait_ns(int ep, struct epoll_event *ev, int n, uint64_t ns)
+{
+	static _Atomic int no_pwait2;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	int r;
+
+	if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
+		r = epoll_pwait2(ep, ev, n, &ts, NULL);
+		if (r >= 0 || errno != ENOSYS)
+			return r;
+		atomic_store(&no_pwait2, 1);
+	}
+	return epoll_wait(ep, ev, n, (int)((ns + 999999) / 1000000));
+}
 
 uint64_t bt_unix_ns(void)
 {

@@ -29,6 +29,14 @@ uint64_t bt_unix_ns(void);
  */
 double bt_clock_read_cost_ns(void);
 
+/*
+ * epoll_wait(ep, ev, n) with a timeout in nanoseconds (epoll_pwait2) where
+ * the kernel has it, else rounded up to a millisecond: an open-loop
+ * schedule at tens of thousands of sends per second needs the former.
+ */
+struct epoll_event;
+int bt_epoll_wait_ns(int ep, struct epoll_event *ev, int n, uint64_t ns);
+
 /* Format a Unix time in ns as ISO 8601 UTC ("2026-11-30T01:02:03Z"). */
 void bt_format_utc(uint64_t unix_ns, char *buf, size_t n);
 

@@ -1048,22 +1048,6 @@ static struct hc *hc_slot(struct hcl *l, int *hint)
 	return free_slot;
 }
 
-/* epoll_wait to the nanosecond (epoll_pwait2) where the kernel has it: a schedule at 20 000/s needs it. */
-static int hc_wait(int ep, struct epoll_event *ev, int n, uint64_t ns)
-{
-	static _Atomic int no_pwait2;
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-	int r;
-
-	if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
-		r = epoll_pwait2(ep, ev, n, &ts, NULL);
-		if (r >= 0 || errno != ENOSYS)
-			return r;
-		atomic_store(&no_pwait2, 1);
-	}
-	return epoll_wait(ep, ev, n, (int)((ns + 999999) / 1000000));
-}
-
 static int http_worker(struct bt_worker *w)
 {
 	struct http_rep *r = w->job->state;
@@ -1150,7 +1134,7 @@ static int http_worker(struct bt_worker *w)
 					wait_ns = next_send - now;
 			}
 		}
-		n = hc_wait(l->ep, ev, 256, wait_ns);
+		n = bt_epoll_wait_ns(l->ep, ev, 256, wait_ns);
 		now = bt_now_ns();
 		for (int i = 0; i < n; i++)
 			hc_event(l, &l->conn[ev[i].data.u32], ev[i].events, now);

@@ -88,22 +88,6 @@ static int connect_one(struct loop *l, struct lconn *c)
 	return 0;
 }
 
-/* epoll_wait to the nanosecond (epoll_pwait2) where the kernel has it: a rate= schedule needs it. */
-static int wait_ns(int ep, struct epoll_event *ev, int n, uint64_t ns)
-{
-	static _Atomic int no_pwait2;
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-	int r;
-
-	if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
-		r = epoll_pwait2(ep, ev, n, &ts, NULL);
-		if (r >= 0 || errno != ENOSYS)
-			return r;
-		atomic_store(&no_pwait2, 1);
-	}
-	return epoll_wait(ep, ev, n, (int)((ns + 999999) / 1000000));
-}
-
 /* Account c's batch, answered or failed, at t2; -1 when on_error=stop ends the rep. */
 static int finish(struct loop *l, struct lconn *c, uint64_t t2)
 {
@@ -290,7 +274,7 @@ int kv_loop_worker(struct bt_worker *w)
 		}
 		if (!busy)
 			break;
-		n = wait_ns(l.ep, ev, 256, soonest > now ? soonest - now : 0);
+		n = bt_epoll_wait_ns(l.ep, ev, 256, soonest > now ? soonest - now : 0);
 		now = bt_now_ns();
 		for (int i = 0; i < n; i++)
 			if (ready(&l, &l.c[ev[i].data.u32], ev[i].events, now) < 0) {
