@@ -8,9 +8,12 @@
 #     keys from 10 million, as benchtop's blog x article ids are, so that
 #     both sides' INCRs create keys and their GETs miss: without it every
 #     INCR hits one key and the server does less) vs `benchtop run kv
-#     backend=redis clients=50 depth=1|16 loops=1` (one event loop over 50
-#     connections, requests alternating INCR and GET); the classic form, a
-#     thread per client (loops=0), is shown beside it against the same peer.
+#     backend=redis clients=50 depth=1|16 loops=1 key=short` (one event loop
+#     over 50 connections, requests alternating INCR and GET, 16-byte keys as
+#     redis-benchmark's key:NNNNNNNNNNNN: the classic ~45-byte keys cost the
+#     single-threaded server 7-27 % of its rate at -P 16); the classic form,
+#     a thread per client with classic keys, is shown beside it against the
+#     same peer.
 #   * memcslap --test=get|set --concurrency=4 --execute-number=n (4 threads
 #     of libmemcached, each its own connection, n gets or sets of values of
 #     50..4998 bytes, mean 2470; get first stores its n keys from one
@@ -125,9 +128,9 @@ pair() {
 redis="backend=redis server=127.0.0.1:$RP clients=50 iterations=$((N / 50))"
 mc="backend=memcached server=127.0.0.1:$MP clients=4 iterations=$MS_N"
 for round in $(seq "$ROUNDS"); do
-	pair "$round" r1 "rb 1" "$redis depth=1 loops=1"
+	pair "$round" r1 "rb 1" "$redis depth=1 loops=1 key=short"
 	pair "$round" r1t "rb 1" "$redis depth=1"
-	pair "$round" r16 "rb 16" "$redis depth=16 loops=1"
+	pair "$round" r16 "rb 16" "$redis depth=16 loops=1 key=short"
 	pair "$round" r16t "rb 16" "$redis depth=16"
 	pair "$round" mset "ms set" "$mc op=set value_size=$VSIZE keys=$MS_N"
 	pair "$round" mget "ms get" "$mc op=get value_size=$VSIZE keys=$MS_N"
@@ -148,9 +151,9 @@ gets = rows("mget.peer")
 for g, s in zip(gets, sets):
     g[1] -= s[1] / 4
 pairs = [
-    ("r1", "redis-benchmark -t get,incr -c 50 -P 1 -r", "kv redis clients=50 depth=1 loops=1", None),
+    ("r1", "redis-benchmark -t get,incr -c 50 -P 1 -r", "kv redis clients=50 depth=1 loops=1 key=short", None),
     ("r1t", "  (the same peer)", "kv redis clients=50 depth=1 (thread/client)", None),
-    ("r16", "redis-benchmark -t get,incr -c 50 -P 16 -r", "kv redis clients=50 depth=16 loops=1", None),
+    ("r16", "redis-benchmark -t get,incr -c 50 -P 16 -r", "kv redis clients=50 depth=16 loops=1 key=short", None),
     ("r16t", "  (the same peer)", "kv redis clients=50 depth=16 (thread/client)", None),
     ("mset", "memcslap --test=set --concurrency=4", "kv memcached clients=4 op=set", sets),
     ("mget", "memcslap --test=get --concurrency=4", "kv memcached clients=4 op=get", gets),

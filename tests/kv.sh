@@ -72,9 +72,10 @@ for as in threads processes; do
 		bad "kv as=$as: channels" "rc=$rc incr=$incr read=$read $(cat "$T/err")"
 done
 
-# Variants: memcached binary noreply, redis pipelined, gearman background.
+# Variants: memcached binary noreply, redis pipelined, gearman background, short keys.
+# (gearman last: the note checked below is its run's)
 for v in "memcached server=$MC protocol=binary noreply=on" "redis server=$RD depth=16" \
-	"gearman submit=background"; do
+	"redis server=$RD key=short loops=1" "memcached server=$MC key=short" "gearman submit=background"; do
 	"$BT" run kv backend=$v clients=8 iterations=20 reps=1 warmup=0 --no-record >"$T/out" 2>"$T/err"; rc=$?
 	[ $rc -eq 0 ] && grep -Eq '^kv: [0-9]+ keys read back.* sum 160 = 160 ' "$T/out" && ok "kv backend=$v: exact" ||
 		bad "kv backend=$v" "rc=$rc $(cat "$T/err") $(grep -A2 '^checks' "$T/out")"

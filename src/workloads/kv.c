@@ -50,13 +50,14 @@
 
 enum { P_BACKEND, P_CLIENTS, P_ITER, P_SERVER, P_PROTOCOL, P_NOREPLY, P_DEPTH, P_PASSWORD,
        P_PERSIST, P_SUBMIT, P_RATE, P_TIMEOUT, P_ON_ERROR, P_OP, P_VALUE_SIZE, P_KEYS, P_LOOPS,
-       P_COUNT };
+       P_KEY, P_COUNT };
 
 static const char *const backend_choices[] = { "inproc", "memcached", "redis", "gearman", NULL };
 static const char *const protocol_choices[] = { "text", "binary", NULL };
 static const char *const persist_choices[] = { "none", "aof-everysec", "aof-always", NULL };
 static const char *const submit_choices[] = { "do", "background", NULL };
 static const char *const on_error_choices[] = { "continue", "stop", NULL };
+static const char *const key_choices[] = { "classic", "short", NULL };
 static const char *const op_choices[] = { "counter", "incr", "get", "set", NULL };
 
 static int check_server(const char *text, struct bt_err *err);
@@ -105,6 +106,8 @@ static const struct bt_param params[] = {
 		     .help = "op=get|set: the keyspace; op=get stores every key before the rep" },
 	[P_LOOPS] = { .name = "loops", .kind = BT_P_INT, .def = "0", .min = 0, .max = 1024,
 		      .help = "0: a thread or process per client, blocking I/O (the classic); N: N event loops (as=), each driving its share of the clients' connections on one epoll (redis-benchmark, memtier; redis only)" },
+	[P_KEY] = { .name = "key", .kind = BT_P_ENUM, .def = "classic", .choices = key_choices,
+		    .help = "classic: bt:RUN:REP:DATE::blog::article (about 45 bytes, the experiment's); short: kHHHHHHHH:ID (about 16 bytes, as redis-benchmark's key:NNNNNNNNNNNN); both unique to the run and rep" },
 };
 
 enum { M_INCR, M_READS, M_HITS, M_CREATED, M_TIMEOUT, M_REFUSED, M_RESET, M_PROTOCOL,
@@ -610,7 +613,10 @@ static char *put_u32(char *p, uint32_t v)
 	return p;
 }
 
-/* prefix::blog::article, its length (KV_KEY_MAX bytes are room for it: no snprintf per request). */
+/*
+ * prefix::blog::article (key=classic) or prefix:id (key=short), its length
+ * (KV_KEY_MAX bytes are room for it: no snprintf per request).
+ */
 static size_t key_text(const struct kv_state *s, uint32_t id, char *buf)
 {
 	char *p = buf;
@@ -618,6 +624,11 @@ static size_t key_text(const struct kv_state *s, uint32_t id, char *buf)
 	memcpy(p, s->prefix, s->prefix_len);
 	p += s->prefix_len;
 	*p++ = ':';
+	if (s->short_keys) {
+		p = put_u32(p, id);
+		*p = '\0';
+		return (size_t)(p - buf);
+	}
 	*p++ = ':';
 	p = put_u32(p, id / ARTICLES);
 	*p++ = ':';
@@ -735,8 +746,19 @@ static int kv_setup(struct bt_job *job, struct bt_err *err)
 	s->op = (enum kv_op)p[P_OP]->i;
 	conf_of(rs, p, &s->cf);
 	s->rep = ++rs->rep_seq;
-	s->prefix_len = (size_t)snprintf(s->prefix, sizeof(s->prefix), "bt:%s:%u:%s", rs->runid,
-					 s->rep, rs->date);
+	s->short_keys = p[P_KEY]->i == 1;
+	if (s->short_keys) {
+		/* the run id and rep folded into 32 bits: short, still this run's own */
+		uint64_t h = 1469598103934665603ull;
+
+		for (const char *c = rs->runid; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		s->prefix_len = (size_t)snprintf(s->prefix, sizeof(s->prefix), "k%08x",
+						 (unsigned)(mix64(h ^ s->rep) >> 32));
+	} else {
+		s->prefix_len = (size_t)snprintf(s->prefix, sizeof(s->prefix), "bt:%s:%u:%s",
+						 rs->runid, s->rep, rs->date);
+	}
 	if (s->prefix_len >= sizeof(s->prefix))
 		s->prefix_len = sizeof(s->prefix) - 1;
 	s->seed = mix64(bt_unix_ns() ^ s->rep);

@@ -190,6 +190,7 @@ struct kv_state {
 	unsigned rep;		/* rep_seq: in the key prefix */
 	char prefix[64];
 	size_t prefix_len;
+	int short_keys;		/* key=short: prefix:id, not prefix::blog::article */
 	uint64_t seed;
 	uint64_t iterations;	/* per client; 0 with duration= */
 	uint64_t keys;		/* op=get|set: the keyspace */
