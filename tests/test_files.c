@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "scratch_fixture.h"
+
 #include "engines/engine.h"
 #include "engines/runner.h"
 #include "workloads/files_data.h"
@@ -37,21 +39,24 @@
 
 static void make_dir(char *dir, size_t n)
 {
-	snprintf(dir, n, "/var/tmp/bt-test-files-XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	scratch_dir(dir, n, "files");
 }
 
-static int entries(const char *dir)
+/* Skip the test (removing the empty dir) where dir's file system has no O_DIRECT. */
+static void skip_without_direct(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
+	struct bt_err err = { "" };
+	char path[128];
+	int fd;
 
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
+	snprintf(path, sizeof(path), "%s/probe", dir);
+	if (bt_pagecache_open_direct(path, O_RDWR | O_CREAT, 0600, &fd, &err) < 0) {
+		print_message("%s\n", err.msg);
+		assert_int_equal(rmdir(dir), 0);
+		skip();
+	}
+	close(fd);
+	unlink(path);
 }
 
 /*
@@ -144,12 +149,12 @@ static void test_copy_convert_methods(void **state)
 		assert_true(res->reps[i].bytes == 300001);
 	}
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 
 	assert_int_equal(run_wl("convert", convert_args, dir, &run), 0);
 	all_ok(run, 7 * 2 * 2);
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -158,24 +163,15 @@ static void test_copy_direct(void **state)
 {
 	static const char *const args[] = { "method=rw,prealloc", "size=100000", "buffer=8K",
 					     "io=direct", "cache=cold", NULL };
-	char dir[64], path[128];
-	struct bt_err err = { "" };
+	char dir[64];
 	struct bt_run *run;
-	int fd;
 
 	make_dir(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/probe", dir);
-	if (bt_pagecache_open_direct(path, O_RDWR | O_CREAT, 0600, &fd, &err) < 0) {
-		print_message("%s\n", err.msg);
-		assert_int_equal(rmdir(dir), 0);
-		skip();
-	}
-	close(fd);
-	unlink(path);
+	skip_without_direct(dir);
 	assert_int_equal(run_wl("copy", args, dir, &run), 0);
 	all_ok(run, 2);
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -257,7 +253,7 @@ static void test_grep_counts(void **state)
 		}
 	}
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -311,7 +307,7 @@ static void test_sort_methods(void **state)
 		assert_true(res->reps[12 + t].metric[m] == t + 1.0);
 	assert_true(res->reps[4].metric[m] == 1.0);
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -368,7 +364,7 @@ static void spoil_and_verify(int how, const char *want)
 	wl->run_teardown(&rctx);
 	free(out.workers);
 	/* The dir= was made by the test, so the workload leaves it, empty. */
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -395,7 +391,7 @@ static void test_scratch_safety(void **state)
 	assert_int_equal(run_wl("copy", args, dir, &run), -EIO);
 	assert_non_null(strstr(bt_run_results(run)->error, "not empty, and not a scratch directory"));
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 1);
+	assert_int_equal(scratch_entries(dir), 1);
 	assert_int_equal(stat(path, &st), 0);
 
 	/* dir= a symlink: refused, the target untouched. */
@@ -404,7 +400,7 @@ static void test_scratch_safety(void **state)
 	assert_int_equal(run_wl("copy", args, link, &run), -EIO);
 	assert_non_null(strstr(bt_run_results(run)->error, "a symlink"));
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 1);
+	assert_int_equal(scratch_entries(dir), 1);
 	assert_int_equal(unlink(link), 0);
 
 	/* A missing dir= is made, then removed with everything in it. */
@@ -421,7 +417,7 @@ static void test_scratch_safety(void **state)
 		assert_int_equal(run_wl("copy", kargs, sub, &run), 0);
 		bt_run_free(run);
 	}
-	assert_true(entries(sub) >= 2);
+	assert_true(scratch_entries(sub) >= 2);
 	snprintf(path, sizeof(path), "%s/.benchtop-scratch", sub);
 	assert_int_equal(stat(path, &st), 0);
 	snprintf(outside, sizeof(outside), "%s/precious", dir);
@@ -429,7 +425,7 @@ static void test_scratch_safety(void **state)
 	assert_int_equal(symlink(outside, path), 0);
 	assert_int_equal(run_wl("copy", args, sub, &run), 0);
 	bt_run_free(run);
-	assert_int_equal(entries(sub), 0);
+	assert_int_equal(scratch_entries(sub), 0);
 	assert_int_equal(stat(outside, &st), 0);
 	assert_int_equal(rmdir(sub), 0);
 	assert_int_equal(unlink(outside), 0);
@@ -486,24 +482,7 @@ static void test_keep_reuses(void **state)
 		all_ok(run, 1);
 		bt_run_free(run);
 	}
-	assert_int_equal(entries(dir), 0);
-	assert_int_equal(rmdir(dir), 0);
-}
-
-/* A scratch mount point; 0 when mounting is not permitted here. */
-static int mount_fs(const char *type, const char *opts, char *dir, size_t n)
-{
-	make_dir(dir, n);
-	if (mount(type, dir, type, 0, opts) == 0)
-		return 1;
-	print_message("cannot mount %s here: %s\n", type, strerror(errno));
-	assert_int_equal(rmdir(dir), 0);
-	return 0;
-}
-
-static void unmount_fs(const char *dir)
-{
-	assert_int_equal(umount2(dir, MNT_DETACH), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -518,7 +497,7 @@ static void test_direct_refused(void **state)
 	struct bt_run *run;
 	const char *e;
 
-	if (!mount_fs("ramfs", "", mnt, sizeof(mnt)))
+	if (!scratch_mount("ramfs", "", mnt, sizeof(mnt), "files"))
 		skip();
 	snprintf(sub, sizeof(sub), "%s/s", mnt);
 	assert_int_equal(run_wl("copy", args, sub, &run), -EIO);
@@ -526,8 +505,8 @@ static void test_direct_refused(void **state)
 	assert_non_null(strstr(e, "O_DIRECT: "));
 	assert_non_null(strstr(e, " is on ramfs, which has no direct I/O"));
 	bt_run_free(run);
-	assert_int_equal(entries(mnt), 0);
-	unmount_fs(mnt);
+	assert_int_equal(scratch_entries(mnt), 0);
+	scratch_unmount(mnt);
 }
 
 /*
@@ -543,7 +522,7 @@ static void test_full_disk(void **state)
 	struct bt_run *run;
 	const char *e;
 
-	if (!mount_fs("tmpfs", "size=1m", mnt, sizeof(mnt)))
+	if (!scratch_mount("tmpfs", "size=1m", mnt, sizeof(mnt), "files"))
 		skip();
 	snprintf(sub, sizeof(sub), "%s/s", mnt);
 	assert_int_equal(run_wl("copy", big, sub, &run), -EIO);
@@ -552,15 +531,15 @@ static void test_full_disk(void **state)
 	assert_non_null(strstr(e, "cannot write the 2097152-byte file"));
 	assert_non_null(strstr(e, "No space left on device"));
 	bt_run_free(run);
-	assert_int_equal(entries(mnt), 0);
+	assert_int_equal(scratch_entries(mnt), 0);
 
 	assert_int_equal(run_wl("copy", half, sub, &run), -EIO);
 	e = bt_run_results(run)->error;
 	print_message("%s\n", e);
 	assert_non_null(strstr(e, "out-copy: No space left on device"));
 	bt_run_free(run);
-	assert_int_equal(entries(mnt), 0);
-	unmount_fs(mnt);
+	assert_int_equal(scratch_entries(mnt), 0);
+	scratch_unmount(mnt);
 }
 
 static void test_descriptors(void **state)
@@ -587,21 +566,13 @@ static void test_scan(void **state)
 	static const char *const args[] = { "mode=buffered,direct,dontneed", "size=2M", "hot=256K",
 					     "buffer=64K", NULL };
 	static const char *const wargs[] = { "cache=cold,warm", "size=1M", "hot=64K", NULL };
-	char dir[64], path[128];
-	struct bt_err err = { "" };
+	char dir[64];
 	struct bt_run *run;
 	struct bt_results *res;
-	int fd, ms, mh;
+	int ms, mh;
 
 	make_dir(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/probe", dir);
-	if (bt_pagecache_open_direct(path, O_RDWR | O_CREAT, 0600, &fd, &err) < 0) {
-		print_message("%s\n", err.msg);
-		assert_int_equal(rmdir(dir), 0);
-		skip();
-	}
-	close(fd);
-	unlink(path);
+	skip_without_direct(dir);
 	assert_int_equal(run_wl("scan", args, dir, &run), 0);
 	all_ok(run, 3);
 	res = bt_run_results(run);
@@ -624,7 +595,7 @@ static void test_scan(void **state)
 	assert_true(res->reps[1].metric[ms] == 1048576.0);
 	assert_true(res->reps[1].metric[metric_index(res, "scan_start_pct")] == 100.0);
 	bt_run_free(run);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 

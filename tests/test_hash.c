@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "scratch_fixture.h"
+
 #include <openssl/evp.h>
 
 #include "engines/engine.h"
@@ -90,20 +92,6 @@ static void write_file(const char *path, const void *p, size_t n)
 	assert_non_null(fp);
 	assert_int_equal(fwrite(p, 1, n, fp), n);
 	assert_int_equal(fclose(fp), 0);
-}
-
-/* Entries in dir besides . and .. */
-static int dir_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
 }
 
 /*
@@ -299,7 +287,7 @@ static void test_stream_scratch(void **state)
 	assert_true(ops == 2 * 3 * 1048576ull);
 	if (strstr(msg, "; digest ") == NULL)
 		fail_msg("%s", msg);
-	assert_int_equal(dir_entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	/* the same scratch file, another digest (computed from the file), cold */
 	fx_init(&f, cold);
 	assert_int_equal(run(&f, 0, 1, msg, &ops, NULL), 0);
@@ -310,7 +298,7 @@ static void test_stream_scratch(void **state)
 	fx_init(&f, other);
 	assert_int_equal(run(&f, 0, 1, msg, &ops, NULL), 0);
 	assert_true(ops == 1000001);
-	assert_int_equal(dir_entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 	if (saved) {
 		setenv("TMPDIR", saved, 1);
@@ -453,7 +441,7 @@ static void test_stream_metrics(void **state)
 	} else {
 		unsetenv("TMPDIR");
 	}
-	assert_int_equal(dir_entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 

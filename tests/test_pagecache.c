@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "scratch_fixture.h"
+
 #include "core/pagecache.h"
 #include "core/which.h"
 
@@ -31,21 +33,7 @@
 /* A private parent for each test, on /var/tmp (a disk here, as a default scratch is). */
 static void make_parent(char *dir, size_t n)
 {
-	snprintf(dir, n, "/var/tmp/bt-test-pc-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-}
-
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)) != NULL)
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
+	scratch_dir(dir, n, "pc");
 }
 
 static void put(const char *path, const char *text)
@@ -82,10 +70,10 @@ static void test_scratch_create_remove(void **state)
 	assert_int_equal(mkdir(p, 0700), 0);
 	snprintf(p, sizeof(p), "%s/d/e/f", sc.path);
 	put(p, "f");
-	assert_int_equal(entries(parent), 1);
+	assert_int_equal(scratch_entries(parent), 1);
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
 	assert_int_equal(sc.dirfd, -1);
-	assert_int_equal(entries(parent), 0);
+	assert_int_equal(scratch_entries(parent), 0);
 	/* Twice is harmless. */
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
 
@@ -113,7 +101,7 @@ static void test_scratch_adopt(void **state)
 	snprintf(p, sizeof(p), "%s/x", dir);
 	put(p, "x");
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	/* Not empty and no marker: refused, untouched. */
 	put(p, "mine");
 	assert_int_equal(bt_scratch_adopt(&sc, dir, &err), -ENOTEMPTY);
@@ -129,7 +117,7 @@ static void test_scratch_adopt(void **state)
 	put(p, "");
 	assert_int_equal(bt_scratch_adopt(&sc, dir, &err), 0);
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
-	assert_int_equal(entries(dir), 0);
+	assert_int_equal(scratch_entries(dir), 0);
 	/* A symlink to a directory is not followed. */
 	snprintf(link, sizeof(link), "%s/link", parent);
 	assert_int_equal(symlink(dir, link), 0);
@@ -166,8 +154,8 @@ static void test_scratch_symlink_not_followed(void **state)
 	assert_int_equal(symlink(out, t), 0);
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
 	/* The scratch directory is gone; outside and its file are intact. */
-	assert_int_equal(entries(parent), 1);
-	assert_int_equal(entries(out), 1);
+	assert_int_equal(scratch_entries(parent), 1);
+	assert_int_equal(scratch_entries(out), 1);
 	f = fopen(victim, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
@@ -240,7 +228,7 @@ static void test_scratch_file_content(void **state)
 	assert_int_equal(bt_scratch_file(&sc, "", 10, 1, NULL, NULL, &fd, &err), -EINVAL);
 	/* Anonymous: the same content, and no name in the directory (only data and the marker). */
 	assert_int_equal(bt_scratch_file(&sc, NULL, size, 12345, NULL, NULL, &fd, &err), 0);
-	assert_int_equal(entries(sc.path), 2);
+	assert_int_equal(scratch_entries(sc.path), 2);
 	assert_int_equal(pread(fd, got, size, 0), (ssize_t)size);
 	assert_memory_equal(got, want, size);
 	close(fd);
@@ -303,23 +291,6 @@ static void test_residency(void **state)
 		residency_on("/dev/shm");
 }
 
-/* A scratch mount point; 0 when mounting is not permitted here. */
-static int mount_fs(const char *type, const char *opts, char *dir, size_t n)
-{
-	make_parent(dir, n);
-	if (mount(type, dir, type, 0, opts) == 0)
-		return 1;
-	print_message("cannot mount %s here: %s\n", type, strerror(errno));
-	assert_int_equal(rmdir(dir), 0);
-	return 0;
-}
-
-static void unmount_fs(const char *dir)
-{
-	assert_int_equal(umount2(dir, MNT_DETACH), 0);
-	assert_int_equal(rmdir(dir), 0);
-}
-
 /*
  * /dev/shm: Linux before 6.6 refuses O_DIRECT on tmpfs with the exact line;
  * later kernels accept it (then it is said, not failed). ramfs has no
@@ -359,7 +330,7 @@ static void test_direct(void **state)
 	assert_string_equal(err.msg, "/nonexistent/bt/x: No such file or directory");
 	assert_int_equal(rmdir(parent), 0);
 
-	if (!mount_fs("ramfs", "", parent, sizeof(parent)))
+	if (!scratch_mount("ramfs", "", parent, sizeof(parent), "pc"))
 		skip();
 	snprintf(path, sizeof(path), "%s/f", parent);
 	put(path, "x");
@@ -370,7 +341,7 @@ static void test_direct(void **state)
 	snprintf(want, sizeof(want), "O_DIRECT: %s is on ramfs, which has no direct I/O", path);
 	assert_string_equal(err.msg, want);
 	assert_int_equal(unlink(path), 0);
-	unmount_fs(parent);
+	scratch_unmount(parent);
 }
 
 /* A full file system: the write error names the file, the cause and the free space. */
@@ -381,7 +352,7 @@ static void test_enospc(void **state)
 	struct bt_err err = { "" };
 	int fd;
 
-	if (!mount_fs("tmpfs", "size=1m", mnt, sizeof(mnt)))
+	if (!scratch_mount("tmpfs", "size=1m", mnt, sizeof(mnt), "pc"))
 		skip();
 	assert_int_equal(bt_scratch_create(&sc, mnt, "full", &err), 0);
 	assert_int_equal(bt_scratch_file(&sc, "big", 4 << 20, 1, NULL, NULL, &fd, &err), -ENOSPC);
@@ -391,10 +362,10 @@ static void test_enospc(void **state)
 	if (strncmp(err.msg, want, strlen(want)) != 0 || strstr(err.msg, " bytes free there)") == NULL)
 		fail_msg("%s", err.msg);
 	/* The partial file is gone: only the marker is left. */
-	assert_int_equal(entries(sc.path), 1);
+	assert_int_equal(scratch_entries(sc.path), 1);
 	assert_int_equal(bt_scratch_remove(&sc, &err), 0);
-	assert_int_equal(entries(mnt), 0);
-	unmount_fs(mnt);
+	assert_int_equal(scratch_entries(mnt), 0);
+	scratch_unmount(mnt);
 }
 
 static void test_which(void **state)
