@@ -126,5 +126,18 @@ assert lines[-1]["type"] == "end" and lines[-1]["status"] == "complete", lines[-
 assert sum(1 for l in lines if l["type"] == "rep") == 1
 PY
 
+# Hostile stdin: a 1 MB line is refused once (not once per buffer it fills), a
+# binary line is refused without echoing its bytes; the run goes on to the next line.
+{ head -c 1000000 /dev/zero | tr '\0' 'a'; printf '\nthr\001eads=4\nthreads=2\n'; } |
+	"$BT" explore null threads=1 --no-record >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'longer than' "$T/err")" = 1 ] &&
+   grep -qx 'benchtop: line 1: longer than 4096 bytes, ignored' "$T/err" &&
+   grep -qx 'benchtop: line 2: not text (byte 0x01 at column 4), ignored' "$T/err" &&
+   grep -q '^segment 2  threads=2  ' "$T/out"; then
+	ok "hostile stdin: a long line refused once, a binary line refused unechoed, the next line applied"
+else
+	bad "hostile stdin" "rc=$rc $(head -c 600 "$T/err")"
+fi
+
 echo "$pass passed, $failn failed"
 [ $failn -eq 0 ]

@@ -73,11 +73,25 @@ static void print_new(struct bt_explore *x, int *printed)
 	bt_explore_unlock(x);
 }
 
-/* One input line: each blank-separated key=value is a change. */
+/*
+ * One input line: each blank-separated key=value is a change. A line with a
+ * byte that is not printable ASCII (binary on stdin) is refused whole, its
+ * bytes not echoed to the terminal.
+ */
 static void take_line(struct bt_explore *x, char *line, long lineno)
 {
-	char *save = NULL, *hash = strchr(line, '#');
+	char *save = NULL, *hash;
 
+	for (size_t i = 0; line[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) {
+			bt_cli_error("line %ld: not text (byte 0x%02x at column %zu), ignored", lineno, c,
+				     i + 1);
+			return;
+		}
+	}
+	hash = strchr(line, '#');
 	if (hash != NULL)
 		*hash = '\0';
 	for (char *tok = strtok_r(line, " \t\r", &save); tok != NULL;
@@ -122,7 +136,9 @@ static int read_input(struct bt_explore *x, char *buf, size_t *len, int *skippin
 		*len -= k + 1;
 	}
 	if (*len == LINE_MAX_LEN) {
-		bt_cli_error("line %ld: longer than %d bytes, ignored", *lineno + 1, LINE_MAX_LEN);
+		/* said once per line, however many buffers it fills */
+		if (!*skipping)
+			bt_cli_error("line %ld: longer than %d bytes, ignored", *lineno + 1, LINE_MAX_LEN);
 		*len = 0;
 		*skipping = 1;
 	}
