@@ -2,7 +2,9 @@
 # overhead.sh - what latency recording costs benchtop's own figures, per case,
 # against a 3 % target (not a unit test: it measures).
 #
-# Every workload and lock kind at 1 and 2 threads runs as ONE benchtop run
+# Every in-process workload (null, locks, hash, pipeline, cipher, kv
+# backend=inproc, events, pingpong), every lock kind and the pipeline's sync
+# strategies, at 1 and 2 threads; each case runs as ONE benchtop run
 # with lat=off,on as an axis and order=interleaved: rep k of lat=off and rep
 # k of lat=on run back to back, so drift (a neighbour, heat) falls on both.
 # The cost is 1 - median(on) / median(off). Cases whose op is shorter than
@@ -40,7 +42,13 @@ else
 			cases+=("locks threads=$t lock=$l")
 		done
 		cases+=("hash threads=$t algo=sha256 block=64" "hash threads=$t algo=md5 block=16")
-		cases+=("pipeline threads=$t units=20000" "cipher threads=$t mode=omp-for size=8M")
+		# the pipeline's sync strategies: each queue lock, broadcast, separate wait, lock-free rings
+		for v in lock=mutex lock=adaptive lock=spin lock=ticket notify=broadcast wait=separate queue=lockfree; do
+			cases+=("pipeline threads=$t units=20000 $v")
+		done
+		# 128M: a rep of ~80 ms (8M was one 2-13 ms region, all team start-up and noise)
+		cases+=("cipher threads=$t mode=omp-for size=128M")
+		cases+=("kv backend=inproc clients=$t" "events threads=$t api=epoll fds=100")
 	done
 	for s in cond spin futex pipe eventfd; do
 		cases+=("pingpong sync=$s")
@@ -72,7 +80,7 @@ d = json.load(open(sys.argv[1]))
 case, target, reps = sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 cells = {c["values"]["lat"]: c for c in d["cells"]}
 off, on = cells["off"], cells["on"]
-m = re.search(r"threads=(\d+)", case)
+m = re.search(r"(?:threads|clients)=(\d+)", case)
 workers = int(m.group(1)) if m else 1
 op_ns = workers * 1e9 / off["ops_s_median"] if off["ops_s_median"] else 0
 if d["unit"] == "bytes":

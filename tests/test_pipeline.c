@@ -34,6 +34,7 @@ static int64_t fx_int(struct fx *f, const char *name)
 
 struct run {
 	int lat_on;
+	uint32_t lat_every;	/* 0: every message timed (lat_every=1) */
 	_Atomic int *cancel;
 	int cancel_after_ops;	/* raise *cancel from on_sample once ops are counted */
 	/* results */
@@ -69,7 +70,8 @@ static void run(struct fx *f, struct run *r)
 	if (r->lat_on)
 		r->out.hist = bt_hist_new();
 	struct bt_engine_cfg cfg = {
-		.worker = f->wl->worker, .job = &f->job, .lat_on = r->lat_on, .lat_every = 1,
+		.worker = f->wl->worker, .job = &f->job, .lat_on = r->lat_on,
+		.lat_every = r->lat_every ? r->lat_every : 1,
 		.clock_cost_ns = 20, .sample_ns = 1000000, .cancel = r->cancel,
 		.on_sample = r->cancel_after_ops ? cancel_on_progress : NULL, .arg = r,
 	};
@@ -189,6 +191,27 @@ static void test_latency_on_off(void **state)
 	expect_exactly_once(&f, 1);
 }
 
+/*
+ * lat_every=7: each producer stamps messages 0, 7, 14, ... of its own (the
+ * receivers record what is stamped), so 4 producers of 500 give exactly
+ * 4 x 72 latencies, and every message still arrives once.
+ */
+static void test_latency_sampled(void **state)
+{
+	const char *kv[] = { "threads=4", "units=500", NULL };
+	struct fx f;
+	struct run r = { .lat_on = 1, .lat_every = 7 };
+
+	fx_init(&f, kv);
+	run(&f, &r);
+	if (r.verify_rc != 0)
+		fail_msg("verify: %s", r.msg);
+	assert_true(r.out.ops == 2000);
+	assert_true(r.out.hist->total == 4 * 72);
+	assert_int_equal(r.out.lat_every, 7);
+	run_free(&r);
+}
+
 /* Blocks larger than the queues, several transmitters, odd payload sizes. */
 static void test_shapes(void **state)
 {
@@ -291,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_models_64),
 		cmocka_unit_test(test_lockfree),
 		cmocka_unit_test(test_latency_on_off),
+		cmocka_unit_test(test_latency_sampled),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_cancel),
 	};

@@ -386,15 +386,10 @@ static int slot_start(struct gen *g, int i, struct bt_err *err)
 			}
 			bt_recorder_init_with(&s->rec[c], s->h[2 * c], s->h[2 * c + 1]);
 		}
-		w->rec = &s->rec[0];
 		for (int c = 1; c <= g->nch; c++)
 			w->ch_rec[c - 1] = &s->rec[c];
-		w->lat_every = g->lat_every ? g->lat_every : 1;
-		w->lat_max_every = w->lat_every;
-		w->lat_auto = g->lat_every == 0;
-		w->lat_cost_ns = 2 * g->clock_cost + 20;
-		atomic_init(&w->c.lat_every, w->lat_every);
 	}
+	bt_worker_lat_setup(w, g->lat_on ? &s->rec[0] : NULL, g->lat_every, g->clock_cost);
 	g->slot[i] = s;
 	rc = pthread_create(&s->tid, NULL, slot_main, s);
 	if (rc != 0) {

@@ -54,7 +54,7 @@ struct bt_worker {
 	struct bt_recorder *ch_rec[BT_LAT_CH_MAX];	/* extra channels 1..; NULL: not declared or off */
 	uint32_t lat_every;		/* time 1 in lat_every ops */
 	int lat_learn;			/* the last call was timed: learn done per call on the next */
-	uint64_t lat_next;		/* done at which the next call is timed (see bt_lat_begin) */
+	uint64_t lat_next;		/* done at which the next call is timed (see bt_lat_begin); UINT64_MAX: recording off */
 	uint64_t lat_mark;		/* done when the last timed call began */
 	int lat_auto;			/* adapt lat_every to the op cost */
 	uint32_t lat_max_every;		/* largest lat_every used (for the record) */
@@ -134,6 +134,14 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now);
 uint64_t bt_lat_due(struct bt_worker *w);
 
 /*
+ * Before the worker starts: time its ops into rec (NULL: latency off), 1 in
+ * lat_every (0: adapt), given what one clock read costs (engines set their
+ * workers up with this; the extra channels are theirs to set).
+ */
+void bt_worker_lat_setup(struct bt_worker *w, struct bt_recorder *rec, uint32_t lat_every,
+			 double clock_cost_ns);
+
+/*
  * Time an op: t = bt_lat_begin(w); ...op...; bt_lat_end(w, t). Only 1 in
  * lat_every ops is timed (t == 0 for the others), so that timing costs no
  * more than about 1% of an op that is shorter than a clock read.
@@ -142,12 +150,16 @@ uint64_t bt_lat_due(struct bt_worker *w);
  * anyway (done) with a threshold. A per-call countdown was one more store
  * per op, and a store before a locked instruction is drained with it: that
  * store alone cost 5-7 % of a contended atomic increment at 2 threads
- * (bench/overhead.sh). A workload may count n > 1 per call (bytes, records),
- * so the call after a timed one takes the slow path once and learns n.
+ * (bench/overhead.sh). With latency recording off, lat_next is UINT64_MAX:
+ * the loop then runs the very same instructions as with it on (one load, a
+ * compare, a branch), so that lat=on adds nothing between timed ops, and a
+ * contended lock sees the same gap between a release and the next acquire
+ * in both. A workload may count n > 1 per call (bytes, records), so the
+ * call after a timed one takes the slow path once and learns n.
  */
 static inline uint64_t bt_lat_begin(struct bt_worker *w)
 {
-	if (w->rec == NULL || w->done < w->lat_next)
+	if (w->done < w->lat_next)
 		return 0;
 	return bt_lat_due(w);
 }
@@ -162,6 +174,24 @@ static inline void bt_lat_end(struct bt_worker *w, uint64_t t0)
 	bt_recorder_record(w->rec, t1 - t0);
 	if (w->lat_auto && (++w->lat_timed & 255) == 0)
 		bt_worker_lat_adapt(w, t1);
+}
+
+/* Out of line: the slow path of bt_lat_stamp. */
+uint64_t bt_lat_stamp_due(struct bt_worker *w, uint64_t n);
+
+/*
+ * Stamp op number n (the caller's own count, from 0) whose end another
+ * worker sees, such as a pipeline message that a receiver takes: returns
+ * bt_now_ns() for 1 in lat_every values of n and 0 for the others; the
+ * worker that sees the end records now - stamp with bt_lat_record. The
+ * sampling adapts as bt_lat_begin's does, so that stamping costs about 1 %
+ * of the stamping worker's cycle. Only loads when n is not due.
+ */
+static inline uint64_t bt_lat_stamp(struct bt_worker *w, uint64_t n)
+{
+	if (n < w->lat_next)
+		return 0;
+	return bt_lat_stamp_due(w, n);
 }
 
 /* Latency recording is on for this run (for latencies measured across threads). */

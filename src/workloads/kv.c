@@ -916,6 +916,7 @@ int kv_account(struct kv_client *cl, int op, const struct kv_res *r, uint64_t se
 	       uint64_t lat_ns, struct kv_wres *wr)
 {
 	struct bt_worker *w = cl->w;
+	int timed;
 
 	if (r->rc < 0) {
 		if (op == R_INCR && r->sent)
@@ -930,13 +931,16 @@ int kv_account(struct kv_client *cl, int op, const struct kv_res *r, uint64_t se
 		}
 		return 0;
 	}
-	bt_lat_record(w, lat_ns);
+	timed = lat_ns != KV_UNTIMED;
+	if (timed)
+		bt_lat_record(w, lat_ns);
 	bt_worker_ops(w, 1);
 	if (op == R_INCR) {
 		wr->incr_ok++;
 		bt_worker_count(w, M_INCR, 1);
 		bt_worker_count(w, M_INCR_TIME, service_ns);
-		bt_lat_record_ch(w, CH_INCR, service_ns);
+		if (timed)
+			bt_lat_record_ch(w, CH_INCR, service_ns);
 		if (r->created)
 			bt_worker_count(w, M_CREATED, 1);
 		if (cl->s->cf.background && cl->s->backend == B_GEARMAN)
@@ -944,12 +948,14 @@ int kv_account(struct kv_client *cl, int op, const struct kv_res *r, uint64_t se
 	} else if (op == R_SET) {
 		wr->sets_ok++;
 		bt_worker_count(w, M_SETS, 1);
-		bt_lat_record_ch(w, CH_SET, service_ns);
+		if (timed)
+			bt_lat_record_ch(w, CH_SET, service_ns);
 	} else {
 		wr->reads_ok++;
 		bt_worker_count(w, M_READS, 1);
 		bt_worker_count(w, M_READ_TIME, service_ns);
-		bt_lat_record_ch(w, CH_READ, service_ns);
+		if (timed)
+			bt_lat_record_ch(w, CH_READ, service_ns);
 		if (r->hit) {
 			wr->hits++;
 			wr->badlen += cl->s->op == OP_GET && r->vlen != cl->s->cf.value_size;
@@ -963,9 +969,10 @@ static int worker_inproc(struct bt_worker *w, struct kv_state *s, struct kv_wres
 {
 	uint64_t t0 = bt_now_ns(), per = kv_per_iter(s);
 	struct kv_client cl = { .w = w, .s = s, .id = w->id };
+	int timed = 0;
 
 	for (uint64_t r = 0; s->iterations ? r < s->iterations * per : !bt_worker_stopping(w); r++) {
-		uint64_t iter = s->op == OP_COUNTER ? r >> 1 : r, intended = 0, t1, t2;
+		uint64_t iter = s->op == OP_COUNTER ? r >> 1 : r, intended = 0, t1, t2, lat;
 		int op = s->op == OP_COUNTER ? (int)(r & 1) : R_INCR;
 		uint64_t id = inproc_id(s, key_id(s, w->id, iter, op));
 		struct kv_res res = { 0 };
@@ -992,7 +999,11 @@ static int worker_inproc(struct bt_worker *w, struct kv_state *s, struct kv_wres
 			res.hit = res.value != 0;
 		}
 		t2 = bt_now_ns();
-		if (kv_account(&cl, op, &res, t2 - t1, t2 - (intended ? intended : t1), wr) < 0)
+		/* sampled by iteration: the counter's increment and read are recorded as a pair */
+		if (s->op != OP_COUNTER || op == R_INCR)
+			timed = bt_lat_stamp(w, iter) != 0;
+		lat = timed ? t2 - (intended ? intended : t1) : KV_UNTIMED;
+		if (kv_account(&cl, op, &res, t2 - t1, lat, wr) < 0)
 			return -EIO;
 	}
 	return 0;

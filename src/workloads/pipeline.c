@@ -84,7 +84,7 @@ static const struct bt_param params[] = {
 
 struct msg {
 	uint32_t producer, seq;
-	uint64_t stamp;		/* bt_now_ns() when produced; 0 when latency is off */
+	uint64_t stamp;		/* bt_now_ns() when produced; 0: not timed (latency off, or 1 in lat_every) */
 	uint64_t sum;		/* over producer, seq and payload */
 	unsigned char payload[];
 };
@@ -342,8 +342,6 @@ static struct msg *lf_get(struct pl *s, struct bt_worker *w, struct queue *q)
 
 static int producer(struct pl *s, struct bt_worker *w, uint32_t p)
 {
-	int lat = bt_lat_on(w);
-
 	for (uint32_t seq = 0; seq < s->units; seq++) {
 		struct msg *m = msg_at(s, p, seq);
 
@@ -354,7 +352,7 @@ static int producer(struct pl *s, struct bt_worker *w, uint32_t p)
 		m->producer = p;
 		m->seq = seq;
 		msg_fill(m, s->msgsize);
-		m->stamp = lat ? bt_now_ns() : 0;
+		m->stamp = bt_lat_stamp(w, seq);	/* 1 in lat_every messages; 0: not timed */
 		if (s->qkind == Q_LOCKFREE ? lf_put(s, w, &s->q1, m) : q_put(s, w, &s->q1, &m, 1))
 			return 0;
 	}
