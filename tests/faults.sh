@@ -62,6 +62,16 @@ ours() {
 	done
 }
 
+# kill_ours_mid_run REC: once REC shows served requests, kill our server
+# ($SPID) and wait for benchtop ($bpid); sets rc, ms (since $t0) and errs.
+kill_ours_mid_run() {
+	wait_until 10 served "$1"
+	kill -9 "$SPID"; wait "$SPID" 2>/dev/null; SPID=
+	wait "$bpid"; rc=$?
+	ms=$(($(now_ms) - t0))
+	errs=$(errors "$1")
+}
+
 # --- http against an nginx of ours, killed by PID mid-run -------------------
 port=$(free_port)
 mkdir -p "$T/ng/www" "$T/ng/tmp"
@@ -86,11 +96,7 @@ t0=$(now_ms)
 "$BT" run http server=http://127.0.0.1:$port/ users=4 duration=2s reps=1 warmup=0 \
 	--record "$T/h1.jsonl" >"$T/out" 2>"$T/err" &
 bpid=$!
-wait_until 10 served "$T/h1.jsonl"
-kill -9 "$SPID"; wait "$SPID" 2>/dev/null; SPID=
-wait "$bpid"; rc=$?
-ms=$(($(now_ms) - t0))
-errs=$(errors "$T/h1.jsonl")
+kill_ours_mid_run "$T/h1.jsonl"
 line=$(grep -E '^http: [0-9]+ of [0-9]+ requests failed: ' "$T/out")
 # Refused once it is gone; reset for the keep-alive connections it had open.
 [ $rc -eq 0 ] && [ $ms -lt 8000 ] && [[ $errs == *connrefused=* ]] && [ -n "$line" ] &&
@@ -129,11 +135,7 @@ t0=$(now_ms)
 "$BT" run kv backend=redis server=127.0.0.1:$port clients=4 duration=2s timeout=500ms \
 	on_error=continue reps=1 warmup=0 --record "$T/k.jsonl" >"$T/out" 2>"$T/err" &
 bpid=$!
-wait_until 10 served "$T/k.jsonl"
-kill -9 "$SPID"; wait "$SPID" 2>/dev/null; SPID=
-wait "$bpid"; rc=$?
-ms=$(($(now_ms) - t0))
-errs=$(errors "$T/k.jsonl")
+kill_ours_mid_run "$T/k.jsonl"
 # The counts cannot be read back from a dead server: the rep fails, and says why.
 [ $rc -eq 1 ] && [ $ms -lt 8000 ] && [[ $errs == *refused=* || $errs == *reset=* ]] &&
 	grep -q "cannot read back: redis 127.0.0.1:$port: Connection refused" "$T/err" &&

@@ -136,10 +136,6 @@ void bt_worker_lat_adapt(struct bt_worker *w, uint64_t now)
  */
 uint64_t bt_lat_due(struct bt_worker *w)
 {
-	if (w->rec == NULL) {	/* recording off: a worker set up without lat_next never comes here again */
-		w->lat_next = UINT64_MAX;
-		return 0;
-	}
 	if (w->lat_learn) {
 		uint64_t n = w->done > w->lat_mark ? w->done - w->lat_mark : 1;
 
@@ -156,13 +152,8 @@ uint64_t bt_lat_due(struct bt_worker *w)
 
 uint64_t bt_lat_stamp_due(struct bt_worker *w, uint64_t n)
 {
-	uint64_t now;
+	uint64_t now = bt_now_ns();
 
-	if (w->rec == NULL) {
-		w->lat_next = UINT64_MAX;
-		return 0;
-	}
-	now = bt_now_ns();
 	w->lat_next = n + w->lat_every;
 	if (w->lat_auto && (++w->lat_timed & 255) == 0)
 		bt_worker_lat_adapt(w, now);	/* the next stamp is lat_every (old) after this one */

@@ -135,8 +135,10 @@ uint64_t bt_lat_due(struct bt_worker *w);
 
 /*
  * Before the worker starts: time its ops into rec (NULL: latency off), 1 in
- * lat_every (0: adapt), given what one clock read costs (engines set their
- * workers up with this; the extra channels are theirs to set).
+ * lat_every (0: adapt), given what one clock read costs. Every engine sets
+ * its workers up with this (off sets lat_next to UINT64_MAX, so the slow
+ * paths below never run without a recorder); the extra channels are the
+ * engine's to set.
  */
 void bt_worker_lat_setup(struct bt_worker *w, struct bt_recorder *rec, uint32_t lat_every,
 			 double clock_cost_ns);

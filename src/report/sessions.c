@@ -820,9 +820,10 @@ void bt_sessions_hgrm_name(const struct bt_results *res, int c, char *buf, size_
 	snprintf(buf, n, "cell-%d-%s.hgrm", c, k ? clean : "all");
 }
 
-/* mkdir -p dir. */
+/* mkdir -p dir; then dir must be a directory (not a file or a link to one that was there). */
 static int make_dirs(const char *dir, struct bt_err *err)
 {
+	struct stat st;
 	char tmp[4096];
 	size_t len = strlen(dir);
 
@@ -847,6 +848,8 @@ static int make_dirs(const char *dir, struct bt_err *err)
 		if (*p == '\0')
 			break;
 	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
 	return 0;
 }
 
@@ -891,14 +894,11 @@ static int write_hgrm_cells(const struct bt_results *res, const char *dir, const
 int bt_sessions_export_hgrm(const struct bt_results *res, const char *dir,
 			    void (*cb)(const char *path, void *arg), void *arg, struct bt_err *err)
 {
-	struct stat st;
 	int ret;
 
 	ret = make_dirs(dir, err);
 	if (ret < 0)
 		return ret;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
 	return write_hgrm_cells(res, dir, "", cb, arg, err);
 }
 
@@ -984,7 +984,6 @@ int bt_sessions_export_set(const struct bt_results *res, const char *dir, const 
 	static const struct { const char *ext; int kind; } tables[] = {
 		{ "md", 'm' }, { "csv", 'c' }, { "json", 'j' },
 	};
-	struct stat st;
 	char path[4096];
 	char prefix[300];
 	int ret;
@@ -992,8 +991,6 @@ int bt_sessions_export_set(const struct bt_results *res, const char *dir, const 
 	ret = make_dirs(dir, err);
 	if (ret < 0)
 		return ret;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return bt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		if (snprintf(path, sizeof(path), "%s/%s.%s", dir, base, tables[i].ext) >= (int)sizeof(path))
 			return bt_err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, base);

@@ -98,6 +98,12 @@ struct bt_live_series {
 	int n, cap;
 };
 
+/* Append the point (x, y); -ENOMEM leaves the series as it was. */
+int bt_live_series_push(struct bt_live_series *s, double x, double y);
+
+/* Free n series' points and the array (NULL is nothing). */
+void bt_live_series_free(struct bt_live_series *s, int n);
+
 /*
  * What the live view shows beside the main histogram (live_extra.c): the
  * workload's extra latency channels, each kept like the main histogram (the

@@ -39,11 +39,7 @@ void bt_xv_free(struct bt_app *a)
 		}
 		bt_explore_free(v->x);
 	}
-	for (int c = 0; v->series != NULL && c < v->nseg; c++) {
-		free(v->series[c].x);
-		free(v->series[c].y);
-	}
-	free(v->series);
+	bt_live_series_free(v->series, v->nseg);
 	free(v->labels);
 	free(v->mark_x);
 	free(v->mark_labels);
@@ -178,27 +174,6 @@ void bt_xv_start(struct bt_app *a)
 
 /* --- the model ---------------------------------------------------------- */
 
-static int push(struct bt_live_series *s, double x, double y)
-{
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 64;
-		double *nx = realloc(s->x, sizeof(double) * (size_t)cap), *ny;
-
-		if (nx == NULL)
-			return -ENOMEM;
-		s->x = nx;
-		ny = realloc(s->y, sizeof(double) * (size_t)cap);
-		if (ny == NULL)
-			return -ENOMEM;
-		s->y = ny;
-		s->cap = cap;
-	}
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->n++;
-	return 0;
-}
-
 /* Room for n segments' series and labels. */
 static int grow_segments(struct bt_xview *v, int n)
 {
@@ -255,7 +230,7 @@ static unsigned copy_new(struct bt_xview *v)
 			if (s->cell < 0 || s->cell >= v->nseg || res->segments == NULL)
 				continue;
 			x = res->segments[s->cell].t + s->t;
-			push(&v->series[s->cell], x, s->ops_s);
+			bt_live_series_push(&v->series[s->cell], x, s->ops_s);
 			if (x > v->now_x)
 				v->now_x = x;
 			dirty |= DIRTY_CHART;

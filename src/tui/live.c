@@ -21,11 +21,7 @@ void bt_live_free(struct bt_app *a)
 {
 	struct bt_live *l = &a->live;
 
-	for (int c = 0; l->series && c < l->ncells; c++) {
-		free(l->series[c].x);
-		free(l->series[c].y);
-	}
-	free(l->series);
+	bt_live_series_free(l->series, l->ncells);
 	free(l->labels);
 	free(l->cell_mark);
 	free(l->mark_x);
@@ -232,17 +228,16 @@ void bt_live_abort(struct bt_app *a)
 	bt_front_signals_watch(NULL);
 }
 
-static int series_push(struct bt_live_series *s, double x, double y)
+int bt_live_series_push(struct bt_live_series *s, double x, double y)
 {
 	if (s->n == s->cap) {
 		int cap = s->cap ? s->cap * 2 : 64;
-		double *nx = realloc(s->x, sizeof(double) * (size_t)cap);
+		double *nx = realloc(s->x, sizeof(double) * (size_t)cap), *ny;
 
 		if (nx == NULL)
 			return -ENOMEM;
 		s->x = nx;
-		double *ny = realloc(s->y, sizeof(double) * (size_t)cap);
-
+		ny = realloc(s->y, sizeof(double) * (size_t)cap);
 		if (ny == NULL)
 			return -ENOMEM;
 		s->y = ny;
@@ -254,11 +249,20 @@ static int series_push(struct bt_live_series *s, double x, double y)
 	return 0;
 }
 
+void bt_live_series_free(struct bt_live_series *s, int n)
+{
+	for (int c = 0; s != NULL && c < n; c++) {
+		free(s[c].x);
+		free(s[c].y);
+	}
+	free(s);
+}
+
 unsigned bt_live_add_sample(struct bt_live *l, const struct bt_sample *s, double x)
 {
 	if (s->cell < 0 || s->cell >= l->ncells)
 		return 0;
-	series_push(&l->series[s->cell], x, s->ops_s);
+	bt_live_series_push(&l->series[s->cell], x, s->ops_s);
 	if (x > l->max_x)
 		l->max_x = x;
 	return DIRTY_CHART;

@@ -599,20 +599,6 @@ static uint32_t key_id(const struct kv_state *s, int client, uint64_t iter, int 
 	return (uint32_t)((h % BLOGS) * ARTICLES + (h >> 40) % ARTICLES);
 }
 
-/* Append the decimal digits of v to p; the end. */
-static char *put_u32(char *p, uint32_t v)
-{
-	char t[12];
-	int k = 0;
-
-	do
-		t[k++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (k > 0)
-		*p++ = t[--k];
-	return p;
-}
-
 /*
  * prefix::blog::article (key=classic) or prefix:id (key=short), its length
  * (KV_KEY_MAX bytes are room for it: no snprintf per request).
@@ -625,15 +611,15 @@ static size_t key_text(const struct kv_state *s, uint32_t id, char *buf)
 	p += s->prefix_len;
 	*p++ = ':';
 	if (s->short_keys) {
-		p = put_u32(p, id);
+		p = kv_put_dec(p, id);
 		*p = '\0';
 		return (size_t)(p - buf);
 	}
 	*p++ = ':';
-	p = put_u32(p, id / ARTICLES);
+	p = kv_put_dec(p, id / ARTICLES);
 	*p++ = ':';
 	*p++ = ':';
-	p = put_u32(p, id % ARTICLES);
+	p = kv_put_dec(p, id % ARTICLES);
 	*p = '\0';
 	return (size_t)(p - buf);
 }
@@ -916,7 +902,7 @@ int kv_account(struct kv_client *cl, int op, const struct kv_res *r, uint64_t se
 	       uint64_t lat_ns, struct kv_wres *wr)
 {
 	struct bt_worker *w = cl->w;
-	int timed;
+	int timed = lat_ns != KV_UNTIMED;
 
 	if (r->rc < 0) {
 		if (op == R_INCR && r->sent)
@@ -931,7 +917,6 @@ int kv_account(struct kv_client *cl, int op, const struct kv_res *r, uint64_t se
 		}
 		return 0;
 	}
-	timed = lat_ns != KV_UNTIMED;
 	if (timed)
 		bt_lat_record(w, lat_ns);
 	bt_worker_ops(w, 1);

@@ -241,6 +241,20 @@ int kv_request(const struct kv_state *s, int client, uint64_t q, char *key, size
  */
 #define KV_UNTIMED UINT64_MAX
 
+/* Append the decimal digits of v to p (no terminator); returns the end. Keys and RESP lengths. */
+static inline char *kv_put_dec(char *p, uint64_t v)
+{
+	char t[20];
+	int k = 0;
+
+	do
+		t[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k > 0)
+		*p++ = t[--k];
+	return p;
+}
+
 /*
  * Count one request's outcome (ops, latency from lat_ns unless KV_UNTIMED,
  * service time, per-kind metrics, the client's kv_wres); -1 when

@@ -411,25 +411,11 @@ static int rd_connect(struct kv_conn *c, int *kind, char *msg, size_t n)
 	return 0;
 }
 
-/* Append the decimal digits of v to p; the end. */
-static char *put_u(char *p, size_t v)
-{
-	char t[24];
-	int k = 0;
-
-	do
-		t[k++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (k > 0)
-		*p++ = t[--k];
-	return p;
-}
-
 /* Append one RESP bulk string ($len\r\ntext\r\n) to p; the end. */
 static char *put_bulk(char *p, const char *text, size_t len)
 {
 	*p++ = '$';
-	p = put_u(p, len);
+	p = kv_put_dec(p, len);
 	*p++ = '\r';
 	*p++ = '\n';
 	memcpy(p, text, len);
